@@ -1,0 +1,1 @@
+"""Shared engine of the table companion: rulesets, games, journal."""
