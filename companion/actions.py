@@ -1,0 +1,208 @@
+"""Actions, the legal choices of the moment, and rejections.
+
+An *action* is a plain JSON object with a ``type`` field, e.g.
+``{"type": "buy", "player": 0, "company": "7", "count": 2}``.
+A ruleset lists what may be done now as :class:`Choice` objects; an action
+is legal exactly when one choice admits it. The screen, the buttons, the die
+and the bots all act through that one list.
+
+>>> choice = Choice("buy", player=0, fixed={"company": "7"},
+...                 params={"count": IntRange(1, 2)}, info={"prices": [1000, 1100]})
+>>> choice.admits({"type": "buy", "player": 0, "company": "7", "count": 2})
+True
+>>> choice.admits({"type": "buy", "player": 0, "company": "7", "count": 3})
+False
+>>> sorted(a["count"] for a in choice.expand())
+[1, 2]
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Any, Iterator, Mapping
+
+Action = dict[str, Any]
+"""A JSON object with a ``type`` key; ``player`` is the seat index when a player acts."""
+
+
+@dataclass(frozen=True)
+class IntRange:
+    """Integers ``lo, lo+step, … ≤ hi``.
+
+    >>> 600 in IntRange(500, 1000, 100), 650 in IntRange(500, 1000, 100)
+    (True, False)
+    """
+
+    lo: int
+    hi: int
+    step: int = 1
+
+    def __contains__(self, value: object) -> bool:
+        return (
+            isinstance(value, int)
+            and not isinstance(value, bool)
+            and self.lo <= value <= self.hi
+            and (value - self.lo) % self.step == 0
+        )
+
+    def values(self) -> range:
+        return range(self.lo, self.hi + 1, self.step)
+
+    def sample(self, rng: random.Random) -> int:
+        return self.lo + self.step * rng.randrange((self.hi - self.lo) // self.step + 1)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"min": self.lo, "max": self.hi, "step": self.step}
+
+
+@dataclass(frozen=True)
+class OneOf:
+    """One value of a fixed list (numbers, names or lists of numbers).
+
+    >>> [1, 4] in OneOf(([1, 4], [2, 3])), [4, 1] in OneOf(([1, 4],))
+    (True, False)
+    """
+
+    options: tuple[Any, ...]
+
+    def __contains__(self, value: object) -> bool:
+        if isinstance(value, bool):
+            return False
+        return any(value == option and type(value) is type(option) for option in self.options)
+
+    def values(self) -> tuple[Any, ...]:
+        return self.options
+
+    def sample(self, rng: random.Random) -> Any:
+        return rng.choice(self.options)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"one_of": list(self.options)}
+
+
+ParamSpec = IntRange | OneOf
+
+
+@dataclass(frozen=True)
+class Choice:
+    """One kind of action that is legal now, with its limits.
+
+    ``fixed`` parameters must match exactly; each entry of ``params`` must lie
+    in its spec. ``info`` carries what a screen shows next to it (prices…).
+    """
+
+    type: str
+    player: int | None = None
+    fixed: Mapping[str, Any] = field(default_factory=dict)
+    params: Mapping[str, ParamSpec] = field(default_factory=dict)
+    info: Mapping[str, Any] = field(default_factory=dict)
+
+    def base(self) -> Action:
+        action: Action = {"type": self.type}
+        if self.player is not None:
+            action["player"] = self.player
+        action.update(self.fixed)
+        return action
+
+    def keys(self) -> set[str]:
+        return {"type", *(("player",) if self.player is not None else ()), *self.fixed, *self.params}
+
+    def matches_target(self, action: Mapping[str, Any]) -> bool:
+        """Same type, player and fixed parameters (the limits not yet checked)."""
+        if action.get("type") != self.type:
+            return False
+        if self.player is not None and action.get("player") != self.player:
+            return False
+        return all(action.get(k) == v for k, v in self.fixed.items())
+
+    def admits(self, action: Mapping[str, Any]) -> bool:
+        if not self.matches_target(action) or set(action) != self.keys():
+            return False
+        return all(action[name] in spec for name, spec in self.params.items())
+
+    def sample(self, rng: random.Random) -> Action:
+        action = self.base()
+        for name, spec in self.params.items():
+            action[name] = spec.sample(rng)
+        return action
+
+    def expand(self) -> Iterator[Action]:
+        """Every concrete action this choice admits."""
+        actions = [self.base()]
+        for name, spec in self.params.items():
+            actions = [{**a, name: v} for a in actions for v in spec.values()]
+        return iter(actions)
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"type": self.type}
+        if self.player is not None:
+            out["player"] = self.player
+        out.update(self.fixed)
+        if self.params:
+            out["limits"] = {name: spec.to_json() for name, spec in self.params.items()}
+        if self.info:
+            out["info"] = dict(self.info)
+        return out
+
+
+@dataclass(frozen=True)
+class Rejection(Exception):
+    """Why an action was refused. ``code`` keys the message catalogue.
+
+    >>> str(Rejection("not_your_turn", {"player": "Anna"}))
+    "It is not Anna's turn."
+    """
+
+    code: str
+    params: Mapping[str, Any] = field(default_factory=dict)
+
+    def message(self, language: str = "en") -> str:
+        from companion.messages import render
+
+        return render(self.code, self.params, language)
+
+    def __str__(self) -> str:
+        return self.message()
+
+    def to_json(self) -> dict[str, Any]:
+        return {"code": self.code, "params": dict(self.params), "message": self.message()}
+
+
+def diagnose(choices: list[Choice], action: Mapping[str, Any], player_names: list[str]) -> Rejection | None:
+    """Return None if some choice admits ``action``, else the most telling rejection.
+
+    >>> c = [Choice("roll", player=1, params={"value": IntRange(1, 6)})]
+    >>> diagnose(c, {"type": "roll", "player": 1, "value": 7}, ["A", "B"]).code
+    'out_of_range'
+    >>> diagnose(c, {"type": "roll", "player": 0, "value": 3}, ["A", "B"]).code
+    'not_your_turn'
+    """
+    if not isinstance(action, Mapping) or not isinstance(action.get("type"), str):
+        return Rejection("malformed_action", {"action": repr(action)[:200]})
+    if any(c.admits(action) for c in choices):
+        return None
+    kind = action["type"]
+    same_type = [c for c in choices if c.type == kind]
+    if not same_type:
+        return Rejection("not_allowed_now", {"type": kind})
+    who = action.get("player")
+    if all(c.player is not None and c.player != who for c in same_type):
+        name = player_names[who] if isinstance(who, int) and 0 <= who < len(player_names) else str(who)
+        return Rejection("not_your_turn", {"player": name, "type": kind})
+    targeted = [c for c in same_type if c.matches_target(action)]
+    if not targeted:
+        fixed = {k: action.get(k) for c in same_type for k in c.fixed}
+        return Rejection("not_allowed_here", {"type": kind, **fixed})
+    for choice in targeted:
+        missing = sorted(choice.keys() - set(action))
+        extra = sorted(set(action) - choice.keys())
+        if missing or extra:
+            return Rejection("bad_fields", {"type": kind, "missing": missing, "unexpected": extra})
+    choice = targeted[0]
+    for name, spec in choice.params.items():
+        if action[name] not in spec:
+            return Rejection(
+                "out_of_range", {"type": kind, "field": name, "value": action[name], "limits": spec.to_json()}
+            )
+    return Rejection("not_allowed_now", {"type": kind})

@@ -1,0 +1,109 @@
+"""A game: a ruleset, a setup and the ordered actions; the state follows from them (C2).
+
+>>> game = Game({"ruleset": "tozsde", "players": ["Anna", "Béla"]})
+>>> game.state.phase
+'order'
+>>> game.check({"type": "roll", "player": 0, "value": 9}).code
+'out_of_range'
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterable
+
+from companion import registry
+from companion.actions import Action, Choice, Rejection, diagnose
+from companion.events import Event
+from companion.state import State
+
+
+class Game:
+    """Applies actions to the state, after checking them against the legal list."""
+
+    def __init__(self, setup: dict[str, Any], actions: Iterable[Action] = (), *, state: State | None = None) -> None:
+        """Start from the setup, or from a ``state`` already reached (a snapshot), then apply ``actions``."""
+        self.setup = setup
+        self.rules = registry.load(setup)
+        self.state = state if state is not None else self.rules.initial_state()
+        for action in actions:
+            self.apply(action)
+
+    # -- the one list ----------------------------------------------------
+    def legal_actions(self) -> list[Choice]:
+        if self.state.finished:
+            return []
+        return self.rules.legal_actions(self.state)
+
+    def check(self, action: Any) -> Rejection | None:
+        """Why ``action`` is refused now, or None if it is legal (C6)."""
+        if self.state.finished:
+            return Rejection("game_over")
+        names = [p.name for p in self.state.players]
+        rejection = diagnose(self.legal_actions(), action, names)
+        if rejection is None:
+            return None
+        return self.rules.explain(self.state, action, rejection)
+
+    def apply(self, action: Action) -> list[Event]:
+        """Apply a legal action; raise :class:`Rejection` (and change nothing) otherwise."""
+        rejection = self.check(action)
+        if rejection is not None:
+            raise rejection
+        return self.apply_trusted(action)
+
+    def apply_trusted(self, action: Action) -> list[Event]:
+        """Apply an action already known to be legal (replaying a checked journal)."""
+        events = self.rules.apply(self.state, action)
+        if self.state.finished and self.state.ranking is None:
+            self.state.ranking = self.rules.ranking(self.state)
+            events.append(Event("game_ended", {"reason": self.state.end_reason}))
+        return events
+
+    # -- what the screen and `companion state --json` show -------------------
+    def view(self, *, with_legal: bool = True) -> dict[str, Any]:
+        """The documented state view (see docs/state.md)."""
+        s, rules = self.state, self.rules
+        players = []
+        for seat, p in enumerate(s.players):
+            players.append(
+                {
+                    "seat": seat,
+                    "name": p.name,
+                    "cash": p.cash,
+                    "shares": dict(p.shares),
+                    "position": p.position,
+                    "credit": p.credit,
+                    "fortune": rules.fortune(s, seat),
+                    "status": "playing" if p.active else "out",
+                }
+            )
+        view: dict[str, Any] = {
+            "ruleset": rules.name,
+            "currency": rules.currency,
+            "options": rules.options,
+            "players": players,
+            "companies": [{"id": c, **rules.market(s, c)} for c in s.companies],
+            "bank_cash": s.bank_cash,
+            "pots": dict(s.pots),
+            "turn": {
+                "player": s.current,
+                "name": None if s.current is None else s.players[s.current].name,
+                "round": s.round,
+                "phase": s.phase,
+            },
+            "debt": None
+            if s.debt is None
+            else {"debtor": s.debt.debtor, "claims": s.debt.claims, "total": s.debt.total(), "reason": s.debt.reason},
+            "finished": s.finished,
+            "end_reason": s.end_reason,
+            "ranking": s.ranking,
+        }
+        view.update(rules.public_view(s))
+        if with_legal:
+            view["legal_actions"] = [c.to_json() for c in self.legal_actions()]
+        return view
+
+
+def replay(setup: dict[str, Any], actions: Iterable[Action]) -> State:
+    """The state after ``actions``, each checked (C2)."""
+    return Game(setup, actions).state

@@ -1,0 +1,83 @@
+"""The message catalogue: keyed texts in English, Hungarian and German.
+
+The core holds the messages every game shares; each ruleset adds its own
+from ``messages.json`` in its folder (``{"en": {key: text}, "hu": …}``).
+Parameters are filled with :meth:`str.format`; a missing translation falls
+back to English, a missing key to the key and its parameters.
+
+>>> render("not_your_turn", {"player": "Béla"}, "de")
+'Béla ist nicht am Zug.'
+>>> render("no_such_key", {"x": 1})
+'no_such_key {"x": 1}'
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Mapping
+
+LANGUAGES = ("en", "hu", "de")
+
+CATALOGUE: dict[str, dict[str, str]] = {
+    "en": {
+        "malformed_action": "This is not an action: {action}.",
+        "not_allowed_now": "A '{type}' action is not allowed now.",
+        "not_allowed_here": "This '{type}' action is not allowed now for these parameters.",
+        "not_your_turn": "It is not {player}'s turn.",
+        "bad_fields": "The '{type}' action lacks fields {missing} or has unexpected fields {unexpected}.",
+        "out_of_range": "The {field} of '{type}' must be within {limits}, not {value}.",
+        "game_over": "The game is over.",
+        "nothing_to_undo": "There is nothing to undo.",
+        "nothing_to_redo": "There is nothing to redo.",
+        "journal_failed": "The action could not be saved, so it was not taken: {error}",
+        "player_out": "{player} dropped out.",
+        "game_ended": "The game ended ({reason}).",
+        "turn_passed": "It is {player}'s turn.",
+        "round_started": "Round {round} begins.",
+    },
+    "hu": {
+        "malformed_action": "Ez nem lépés: {action}.",
+        "not_allowed_now": "A(z) '{type}' lépés most nem megengedett.",
+        "not_allowed_here": "Ez a(z) '{type}' lépés ezekkel az adatokkal most nem megengedett.",
+        "not_your_turn": "Nem {player} következik.",
+        "out_of_range": "A(z) '{type}' {field} értéke {limits} között kell legyen, nem {value}.",
+        "game_over": "A játék véget ért.",
+        "nothing_to_undo": "Nincs mit visszavonni.",
+        "nothing_to_redo": "Nincs mit újra végrehajtani.",
+        "journal_failed": "A lépést nem sikerült menteni, ezért nem történt meg: {error}",
+        "player_out": "{player} kiesett.",
+        "turn_passed": "{player} következik.",
+    },
+    "de": {
+        "malformed_action": "Das ist keine Aktion: {action}.",
+        "not_allowed_now": "Die Aktion '{type}' ist jetzt nicht erlaubt.",
+        "not_allowed_here": "Die Aktion '{type}' ist mit diesen Angaben jetzt nicht erlaubt.",
+        "not_your_turn": "{player} ist nicht am Zug.",
+        "out_of_range": "{field} von '{type}' muss innerhalb {limits} liegen, nicht {value}.",
+        "game_over": "Das Spiel ist zu Ende.",
+        "nothing_to_undo": "Es gibt nichts rückgängig zu machen.",
+        "nothing_to_redo": "Es gibt nichts zu wiederholen.",
+        "journal_failed": "Die Aktion konnte nicht gespeichert werden und wurde nicht ausgeführt: {error}",
+        "player_out": "{player} ist ausgeschieden.",
+        "turn_passed": "{player} ist am Zug.",
+    },
+}
+
+
+def register(messages: Mapping[str, Mapping[str, str]]) -> None:
+    """Add a ruleset's messages (``{"en": {key: text}, …}``) to the catalogue."""
+    for language, texts in messages.items():
+        CATALOGUE.setdefault(language, {}).update(texts)
+
+
+class _Params(dict[str, Any]):
+    def __missing__(self, key: str) -> str:
+        return "{" + key + "}"
+
+
+def render(key: str, params: Mapping[str, Any] | None = None, language: str = "en") -> str:
+    params = params or {}
+    template = CATALOGUE.get(language, {}).get(key) or CATALOGUE["en"].get(key)
+    if template is None:
+        return f"{key} {json.dumps(dict(params), ensure_ascii=False)}"
+    return template.format_map(_Params(params))

@@ -1,0 +1,44 @@
+"""Finding rulesets by name.
+
+A ruleset is found through the ``companion.rulesets`` entry point group, so a
+third game is a package of its own, or by the module
+``companion.rulesets.<name>.rules``.
+
+>>> sorted(available())[:2]
+['boerse', 'tozsde']
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from importlib.metadata import entry_points
+
+from companion.ruleset import Ruleset, SetupError
+
+
+def available() -> set[str]:
+    names = {ep.name for ep in entry_points(group="companion.rulesets")}
+    import companion.rulesets
+
+    names.update(m.name for m in pkgutil.iter_modules(companion.rulesets.__path__) if m.ispkg)
+    return names
+
+
+def ruleset_class(name: str) -> type[Ruleset]:
+    for ep in entry_points(group="companion.rulesets"):
+        if ep.name == name:
+            return ep.load()
+    try:
+        module = importlib.import_module(f"companion.rulesets.{name}.rules")
+    except ModuleNotFoundError:
+        raise SetupError(f"unknown ruleset {name!r}; available: {', '.join(sorted(available()))}") from None
+    return module.Rules
+
+
+def load(setup: dict) -> Ruleset:
+    """The ruleset object for a setup (``{"ruleset": name, "players": […], "options": {…}}``)."""
+    name = setup.get("ruleset")
+    if not isinstance(name, str):
+        raise SetupError("the setup names no ruleset")
+    return ruleset_class(name)(setup)

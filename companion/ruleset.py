@@ -1,0 +1,101 @@
+"""What a game must tell the engine: the base class of every ruleset.
+
+A ruleset is a folder under ``companion/rulesets/`` (or any package named
+by a ``companion.rulesets`` entry point): ``ruleset.json`` with the amounts
+and the options with their defaults, a board file, ``messages.json``, and
+``rules.py`` with a ``Rules`` class for what data cannot say. The core never
+names a game.
+"""
+
+from __future__ import annotations
+
+import json
+from abc import ABC, abstractmethod
+from importlib import resources
+from typing import Any, ClassVar
+
+from companion.actions import Action, Choice, Rejection
+from companion.events import Event
+from companion.messages import register
+from companion.state import State
+
+
+class SetupError(ValueError):
+    """A setup (players, options, board) that cannot start a game; the message names the problem."""
+
+
+class Ruleset(ABC):
+    """One stock game. Subclasses set ``name`` and ``package`` and implement the abstract methods."""
+
+    name: ClassVar[str]
+    package: ClassVar[str]
+    """The package holding the data files, e.g. ``companion.rulesets.tozsde``."""
+    currency: ClassVar[str] = ""
+    min_players: ClassVar[int] = 2
+    max_players: ClassVar[int] = 6
+
+    def __init__(self, setup: dict[str, Any]) -> None:
+        self.data = self.read_json("ruleset.json")
+        register(self.read_json("messages.json"))
+        defaults = self.data.get("options", {})
+        options = dict(setup.get("options") or {})
+        unknown = sorted(set(options) - set(defaults))
+        if unknown:
+            raise SetupError(f"unknown option(s) for {self.name}: {', '.join(unknown)}; known: {', '.join(sorted(defaults))}")
+        self.options: dict[str, Any] = {**defaults, **options}
+        self.setup = setup
+        players = setup.get("players")
+        if not isinstance(players, list) or not all(isinstance(p, str) and p.strip() for p in players):
+            raise SetupError("players must be a list of names")
+        if len(set(players)) != len(players):
+            raise SetupError("player names must differ")
+        if not self.min_players <= len(players) <= self.max_players:
+            raise SetupError(f"{self.name} is played by {self.min_players} to {self.max_players} players, not {len(players)}")
+
+    @classmethod
+    def read_json(cls, filename: str) -> dict[str, Any]:
+        text = resources.files(cls.package).joinpath(filename).read_text(encoding="utf-8")
+        return json.loads(text)
+
+    # -- the game ---------------------------------------------------------
+    @abstractmethod
+    def initial_state(self) -> State:
+        """The state before the first action."""
+
+    @abstractmethod
+    def legal_actions(self, state: State) -> list[Choice]:
+        """Who may do what now, with the limits (empty when the game is over)."""
+
+    @abstractmethod
+    def apply(self, state: State, action: Action) -> list[Event]:
+        """Apply a legal action in place and say what happened."""
+
+    def explain(self, state: State, action: Action, rejection: Rejection) -> Rejection:
+        """Turn a generic rejection into a more telling one (e.g. not enough cash)."""
+        return rejection
+
+    @abstractmethod
+    def fortune(self, state: State, player: int) -> int:
+        """The player's fortune as the rules count it."""
+
+    @abstractmethod
+    def market(self, state: State, company: str) -> dict[str, Any]:
+        """A company's market: at least ``exchange`` (count there), ``buy`` and ``sell`` (next prices or None)."""
+
+    @abstractmethod
+    def ranking(self, state: State) -> list[list[int]]:
+        """The final ranking, best first; players sharing a place share a list."""
+
+    # -- for the screen and the command line --------------------------------
+    def public_view(self, state: State) -> dict[str, Any]:
+        """Ruleset-specific parts of ``companion state --json``."""
+        return {}
+
+    @classmethod
+    def check_board(cls, board: dict[str, Any]) -> list[str]:
+        """Every problem of a board file, each naming the place and what is wrong."""
+        return []
+
+    def bot_weights(self, state: State, choice: Choice) -> float:
+        """How much a random bot favours a choice (1.0 by default)."""
+        return 1.0

@@ -1,0 +1,1 @@
+"""The stock games, one folder each."""

@@ -1,0 +1,120 @@
+"""The state of a game: derived from ruleset, setup and actions, never edited by hand.
+
+Everything is JSON data, so a state can be snapshotted and compared.
+
+>>> s = State.new(["Anna", "Béla"], ["1", "2"], shares_per_company=5, cash=2000)
+>>> s.players[0].cash, s.bank_shares["2"]
+(2000, 5)
+>>> State.from_json(s.to_json()) == s
+True
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+Account = int | str
+"""A player's seat index, ``"bank"``, or the name of a pot such as ``"fiscus"``."""
+
+BANK = "bank"
+
+
+@dataclass
+class Player:
+    name: str
+    cash: int
+    shares: dict[str, int] = field(default_factory=dict)
+    active: bool = True
+    position: int | None = None
+    credit: int = 0
+    unpaid: int = 0
+    """What a finite bank owed this player and could not pay (counts at the end)."""
+    data: dict[str, Any] = field(default_factory=dict)
+
+    def holding(self, company: str) -> int:
+        return self.shares.get(company, 0)
+
+    def total_shares(self) -> int:
+        return sum(self.shares.values())
+
+
+@dataclass
+class Debt:
+    """A payment that waits until the debtor has raised the cash (T8, B6)."""
+
+    debtor: int
+    claims: list[list[Any]]
+    """``[[creditor, amount], …]``, creditor being an :data:`Account`."""
+    reason: str
+    detail: dict[str, Any] = field(default_factory=dict)
+
+    def total(self) -> int:
+        return sum(amount for _, amount in self.claims)
+
+
+@dataclass
+class State:
+    players: list[Player]
+    companies: list[str]
+    bank_shares: dict[str, int]
+    bank_cash: int | None = None
+    """``None``: the bank's cash is unlimited (T5)."""
+    pots: dict[str, int] = field(default_factory=dict)
+    order: list[int] = field(default_factory=list)
+    """Seats in order of play; empty until the order is settled."""
+    current: int | None = None
+    round: int = 0
+    anchor: int | None = None
+    """The seat a round starts with."""
+    end_round: int | None = None
+    """If set, the game ends when round ``end_round`` is over."""
+    phase: str = "setup"
+    debt: Debt | None = None
+    turn: dict[str, Any] = field(default_factory=dict)
+    """Scratch data of the running turn (what was bought, pending bets…)."""
+    finished: bool = False
+    end_reason: str | None = None
+    out_order: list[int] = field(default_factory=list)
+    ranking: list[list[int]] | None = None
+    data: dict[str, Any] = field(default_factory=dict)
+    """Ruleset-specific data (prices, board, deck…)."""
+
+    @classmethod
+    def new(
+        cls, names: list[str], companies: list[str], *, shares_per_company: int, cash: int, bank_cash: int | None = None
+    ) -> State:
+        players = [Player(name=n, cash=cash) for n in names]
+        bank_shares = {c: shares_per_company for c in companies}
+        paid = cash * len(names)
+        return cls(players, list(companies), bank_shares, None if bank_cash is None else bank_cash - paid)
+
+    # -- queries ---------------------------------------------------------
+    def active_players(self) -> list[int]:
+        return [p for p in (self.order or range(len(self.players))) if self.players[p].active]
+
+    def holders(self, company: str) -> dict[int, int]:
+        return {i: p.shares[company] for i, p in enumerate(self.players) if p.shares.get(company)}
+
+    def cash_of(self, account: Account) -> int | None:
+        if isinstance(account, int):
+            return self.players[account].cash
+        if account == BANK:
+            return self.bank_cash
+        return self.pots[account]
+
+    # -- serialisation ---------------------------------------------------
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> State:
+        data = json.loads(json.dumps(data))
+        data["players"] = [Player(**p) for p in data["players"]]
+        if data.get("debt") is not None:
+            data["debt"] = Debt(**data["debt"])
+        return cls(**data)
+
+    def copy(self) -> State:
+        return State.from_json(self.to_json())

@@ -1,0 +1,86 @@
+"""The turn machine both games share: seats in order, rounds, dropping out.
+
+Seats are player indices. ``state.order`` is the order of play (C5); a round
+begins each time the turn reaches ``state.anchor``'s place in that order, even
+if the anchor has dropped out. ``state.end_round`` ends the game after that
+round (T11 timed game, B11 the rounds after Börsenschluss).
+
+>>> from companion.state import State
+>>> s = State.new(["A", "B", "C"], [], shares_per_company=0, cash=0)
+>>> begin(s, [2, 0, 1]); s.current, s.round
+(2, 1)
+>>> [advance(s) for _ in range(3)], s.round
+([0, 1, 2], 2)
+"""
+
+from __future__ import annotations
+
+from companion.ledger import finish
+from companion.state import State
+
+
+def begin(state: State, order: list[int], first: int | None = None) -> None:
+    """Start play in ``order``; ``first`` (a seat) begins, by default the first of the order."""
+    state.order = list(order)
+    state.current = order[0] if first is None else first
+    state.anchor = state.current
+    state.round = 1
+    state.turn = {}
+
+
+def advance(state: State) -> int | None:
+    """Pass the turn to the next seat still in the game; count rounds; end after ``end_round``."""
+    if state.finished or state.current is None:
+        return None
+    order = state.order
+    anchor_index = order.index(state.anchor) if state.anchor in order else 0
+    index = order.index(state.current)
+    for _ in range(len(order)):
+        index = (index + 1) % len(order)
+        if index == anchor_index:
+            state.round += 1
+            if state.end_round is not None and state.round > state.end_round:
+                finish(state, "rounds")
+                return None
+        if state.players[order[index]].active:
+            state.current = order[index]
+            state.turn = {}
+            return state.current
+    return None
+
+
+def rounds_after_this_turn(state: State, rounds: int) -> None:
+    """End the game ``rounds`` full rounds after the running turn, counted from the next seat (B11)."""
+    index = state.order.index(state.current)
+    nxt = state.order[(index + 1) % len(state.order)]
+    # Re-anchor so the next seat opens round ``state.round + 1``.
+    state.anchor = nxt
+    state.end_round = state.round + rounds
+
+
+def eliminate(state: State, player: int) -> None:
+    """Take ``player`` out of the game; the last one left ends it (§8, T10, B17)."""
+    seat = state.players[player]
+    if not seat.active:
+        return
+    seat.active = False
+    seat.position = None
+    state.out_order.append(player)
+    if len(state.active_players()) <= 1:
+        finish(state, "last_player")
+
+
+def rank(state: State, scores: dict[int, int]) -> list[list[int]]:
+    """Players still in by score (ties share a place), then the others in reverse order of dropping out.
+
+    >>> from companion.state import State
+    >>> s = State.new(["A", "B", "C", "D"], [], shares_per_company=0, cash=0)
+    >>> s.out_order = [3]
+    >>> rank(s, {0: 100, 1: 250, 2: 100})
+    [[1], [0, 2], [3]]
+    """
+    groups: list[list[int]] = []
+    for score in sorted(set(scores.values()), reverse=True):
+        groups.append(sorted(p for p, v in scores.items() if v == score))
+    groups.extend([p] for p in reversed(state.out_order) if p not in scores)
+    return groups
