@@ -10,6 +10,7 @@ names a game.
 from __future__ import annotations
 
 import json
+import random
 from abc import ABC, abstractmethod
 from importlib import resources
 from typing import Any, ClassVar
@@ -95,6 +96,14 @@ class Ruleset(ABC):
     def check_board(cls, board: dict[str, Any]) -> list[str]:
         """Every problem of a board file, each naming the place and what is wrong."""
         return []
+
+    def random_setup_action(self, state: State, rng: random.Random) -> Action | None:
+        """An action of chance that no single choice can sample (a deck shuffle), or None.
+
+        The app makes it with a secure random source when the table has no
+        physical cards; it then enters the log like any action (C2).
+        """
+        return None
 
     def bot_weights(self, state: State, choice: Choice) -> float:
         """How much a random bot favours a choice (1.0 by default)."""
