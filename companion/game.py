@@ -25,6 +25,8 @@ class Game:
         self.setup = setup
         self.rules = registry.load(setup)
         self.state = state if state is not None else self.rules.initial_state()
+        self.actions: list[Action] = []
+        """The actions applied by this object (after the snapshot, if it started from one)."""
         for action in actions:
             self.apply(action)
 
@@ -54,6 +56,7 @@ class Game:
     def apply_trusted(self, action: Action) -> list[Event]:
         """Apply an action already known to be legal (replaying a checked journal)."""
         events = self.rules.apply(self.state, action)
+        self.actions.append(action)
         if self.state.finished and self.state.ranking is None:
             self.state.ranking = self.rules.ranking(self.state)
             events.append(Event("game_ended", {"reason": self.state.end_reason}))

@@ -30,6 +30,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "nothing_to_undo": "There is nothing to undo.",
         "nothing_to_redo": "There is nothing to redo.",
         "journal_failed": "The action could not be saved, so it was not taken: {error}",
+        "engine_error": "The action could not be applied and was not taken (an error in the program: {error}).",
         "player_out": "{player} dropped out.",
         "game_ended": "The game ended ({reason}).",
         "turn_passed": "It is {player}'s turn.",
