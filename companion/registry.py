@@ -1,8 +1,8 @@
 """Finding rulesets by name.
 
-A ruleset is found through the ``companion.rulesets`` entry point group, so a
-third game is a package of its own, or by the module
-``companion.rulesets.<name>.rules``.
+A ruleset is found by :func:`register`, through the ``companion.rulesets``
+entry point group (so a third game can be a package of its own), or as the
+module ``companion.rulesets.<name>.rules``.
 
 >>> sorted(available())[:2]
 ['boerse', 'tozsde']
@@ -17,8 +17,16 @@ from importlib.metadata import entry_points
 from companion.ruleset import Ruleset, SetupError
 
 
+_registered: dict[str, type[Ruleset]] = {}
+
+
+def register(name: str, rules: type[Ruleset]) -> None:
+    """Make a ruleset class known by name in this process (plugins loaded by hand, tests)."""
+    _registered[name] = rules
+
+
 def available() -> set[str]:
-    names = {ep.name for ep in entry_points(group="companion.rulesets")}
+    names = set(_registered) | {ep.name for ep in entry_points(group="companion.rulesets")}
     import companion.rulesets
 
     names.update(m.name for m in pkgutil.iter_modules(companion.rulesets.__path__) if m.ispkg)
@@ -26,6 +34,8 @@ def available() -> set[str]:
 
 
 def ruleset_class(name: str) -> type[Ruleset]:
+    if name in _registered:
+        return _registered[name]
     for ep in entry_points(group="companion.rulesets"):
         if ep.name == name:
             return ep.load()
