@@ -1,0 +1,153 @@
+"""Speed of the engine and the journal, printed as a table.
+
+    .venv/bin/python benchmarks/run.py            # print the table
+    .venv/bin/python benchmarks/run.py --write    # and record it in docs/benchmarks.md
+
+Measured per ruleset:
+- apply + commit: one action checked, applied and committed (synchronous=FULL);
+- open: reopening a saved game of 10, 1,000 and 10,000 actions;
+- undo: one undo at 10,000 actions (each followed by a redo, not timed);
+- bot games/s: complete 4-player bot games on one core, without the journal.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import os
+import platform
+import random
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from companion import bots
+from companion.game import Game
+from companion.table import Table
+
+ROOT = Path(__file__).resolve().parent.parent
+SETUPS = {
+    "tozsde": {"ruleset": "tozsde", "players": ["Anna", "Béla", "Csaba", "Dóra"]},
+    "boerse": {"ruleset": "boerse", "players": ["Anna", "Bernd", "Clara", "Dieter"]},
+}
+TRADES = {"buy", "sell"}
+
+
+def busy_action(game: Game, rng: random.Random) -> dict:
+    """A legal action from a bot that trades a lot, so that games grow long."""
+    chance = game.rules.random_setup_action(game.state, rng)
+    if chance is not None:
+        return chance
+    choices = game.legal_actions()
+    weights = [20.0 if c.type in TRADES else game.rules.bot_weights(game.state, c) for c in choices]
+    return rng.choices(choices, weights)[0].sample(rng)
+
+
+def build_journal(path: str, setup: dict, length: int, seed: int = 7) -> tuple[Table, list[float]]:
+    """A saved game of ``length`` actions (new games are started when one ends); returns per-action seconds."""
+    rng = random.Random(seed)
+    table = Table.new(setup, path)
+    timings: list[float] = []
+    while table.length < length:
+        if table.state.finished:
+            table.close()
+            table = Table.new(setup, path)
+            continue
+        action = busy_action(table.game, rng)
+        start = time.perf_counter()
+        outcome = table.submit(action)
+        timings.append(time.perf_counter() - start)
+        assert outcome.accepted, outcome.message()
+    return table, timings
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def ms(seconds: float) -> str:
+    return f"{seconds * 1000:.2f} ms"
+
+
+def measure(ruleset: str, workdir: str, bot_seconds: float) -> list[tuple[str, str]]:
+    setup = SETUPS[ruleset]
+    rows: list[tuple[str, str]] = []
+
+    table, timings = build_journal(os.path.join(workdir, f"{ruleset}-latency.db"), setup, 2000)
+    table.close()
+    rows.append(("apply + commit, median", ms(statistics.median(timings))))
+    rows.append(("apply + commit, p99", ms(percentile(timings, 0.99))))
+
+    for length in (10, 1000, 10000):
+        path = os.path.join(workdir, f"{ruleset}-{length}.db")
+        table, _ = build_journal(path, setup, length)
+        game_id = table.game_id
+        table.close()
+        opens = []
+        for _ in range(5):
+            start = time.perf_counter()
+            reopened = Table.open(path, game_id)
+            opens.append(time.perf_counter() - start)
+            reopened.close()
+        rows.append((f"open, {length:,} actions", ms(statistics.median(opens))))
+
+    table = Table.open(os.path.join(workdir, f"{ruleset}-10000.db"))
+    undos = []
+    for _ in range(20):
+        start = time.perf_counter()
+        assert table.undo().accepted
+        undos.append(time.perf_counter() - start)
+        table.redo()
+    table.close()
+    rows.append(("undo at 10,000 actions, median", ms(statistics.median(undos))))
+    rows.append(("undo at 10,000 actions, p99", ms(percentile(undos, 0.99))))
+
+    rng = random.Random(1)
+    games = actions = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < bot_seconds:
+        game = bots.play(setup, rng)
+        games += 1
+        actions += len(game.actions)
+    elapsed = time.perf_counter() - start
+    rows.append(("4-player bot games per second", f"{games / elapsed:.0f}"))
+    rows.append(("actions per bot game, mean", f"{actions / games:.0f}"))
+    return rows
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--ruleset", action="append", choices=sorted(SETUPS), help="default: all")
+    parser.add_argument("--bot-seconds", type=float, default=5.0)
+    parser.add_argument("--write", action="store_true", help="record the table in docs/benchmarks.md")
+    args = parser.parse_args()
+    lines = ["| ruleset | measure | value |", "|---|---|---|"]
+    print("\n".join(lines), flush=True)
+    for ruleset in args.ruleset or sorted(SETUPS):
+        with tempfile.TemporaryDirectory() as workdir:
+            for name, value in measure(ruleset, workdir, args.bot_seconds):
+                lines.append(f"| {ruleset} | {name} | {value} |")
+                print(lines[-1], flush=True)
+    machine = f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}, {platform.system()}"
+    if args.write:
+        doc = ROOT / "docs" / "benchmarks.md"
+        doc.write_text(
+            "# Benchmarks\n\n"
+            "Made by `benchmarks/run.py` (see its docstring for what each row measures).\n"
+            "Targets on a 2-core machine: apply + commit p99 < 5 ms; open of 10,000 actions < 100 ms\n"
+            "and flat in the length; undo < 5 ms; ≥ 100 four-player bot games per second.\n\n"
+            f"Measured {datetime.date.today().isoformat()} on {machine}; the journal on the local disk\n"
+            "(ext4/overlay, `synchronous=FULL`). A Raspberry Pi's SD card commits more slowly.\n\n"
+            + "\n".join(lines)
+            + "\n",
+            encoding="utf-8",
+        )
+        print(f"written to {doc}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
