@@ -81,7 +81,68 @@ class OneOf:
         return {"one_of": list(self.options)}
 
 
-ParamSpec = IntRange | OneOf
+@dataclass(frozen=True)
+class Permutation:
+    """An ordering of all ``items``, each exactly once (a deck shuffled by the app or the table).
+
+    ``places`` may confine an item to the positions ``lo..hi`` (0-based,
+    inclusive). There are too many orderings to list, so :meth:`values`
+    refuses sets of more than eight items; :meth:`sample` draws one.
+
+    >>> spec = Permutation(("a", "b", "c"), (("c", 1, 2),))
+    >>> ["b", "c", "a"] in spec, ["c", "a", "b"] in spec, ["a", "b"] in spec
+    (True, False, False)
+    >>> spec.sample(random.Random(1)) in spec
+    True
+    >>> spec.to_json()
+    {'permutation_of': ['a', 'b', 'c'], 'places': {'c': [1, 2]}}
+    """
+
+    items: tuple[Any, ...]
+    places: tuple[tuple[Any, int, int], ...] = ()
+    """``(item, lo, hi)`` triples."""
+
+    def __contains__(self, value: object) -> bool:
+        if not isinstance(value, list) or len(value) != len(self.items):
+            return False
+        try:
+            if sorted(value) != sorted(self.items):
+                return False
+        except TypeError:
+            return False
+        for item, lo, hi in self.places:
+            if not lo <= value.index(item) <= hi:
+                return False
+        return True
+
+    def values(self) -> list[list[Any]]:
+        if len(self.items) > 8:
+            raise ValueError(f"{len(self.items)} items have too many orderings to list; sample one instead")
+        from itertools import permutations
+
+        return [list(p) for p in permutations(self.items) if list(p) in self]
+
+    def sample(self, rng: random.Random) -> list[Any]:
+        """A random ordering: each confined item takes a random free place in its range
+        (narrowest range first), the other items are shuffled into the rest."""
+        order: list[Any] = [None] * len(self.items)
+        placed = set()
+        for item, lo, hi in sorted(self.places, key=lambda p: p[2] - p[1]):
+            free = [i for i in range(lo, hi + 1) if order[i] is None]
+            if not free:
+                raise ValueError(f"no free place for {item!r}")
+            order[rng.choice(free)] = item
+            placed.add(item)
+        rest = [item for item in self.items if item not in placed]
+        rng.shuffle(rest)
+        it = iter(rest)
+        return [next(it) if slot is None else slot for slot in order]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"permutation_of": list(self.items), "places": {str(item): [lo, hi] for item, lo, hi in self.places}}
+
+
+ParamSpec = IntRange | OneOf | Permutation
 
 
 @dataclass(frozen=True)
