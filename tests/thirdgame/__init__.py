@@ -1,0 +1,1 @@
+"""A tiny third game, used by the tests to show a ruleset needs no core edits."""
