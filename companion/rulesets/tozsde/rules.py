@@ -1,0 +1,789 @@
+"""Tőzsde, the Hungarian stock-exchange board game.
+
+Paragraphs (§) are those of ``tozsde-en.md``; rulings (C…, T…) those of
+``RULINGS.md``. Amounts live in ``ruleset.json``, the house-default board in
+``board.json`` (T15).
+
+>>> from companion.game import Game
+>>> g = Game({"ruleset": "tozsde", "players": ["Anna", "Béla"]})
+>>> _ = g.apply({"type": "set_order", "order": [1, 0]})
+>>> _ = g.apply({"type": "draw", "player": 1, "company": "7"})
+>>> g.state.players[1].shares, g.state.bank_shares["7"]
+({'7': 5}, 0)
+"""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any, Callable
+
+from companion import turns
+from companion.actions import Action, Choice, IntRange, OneOf, Rejection
+from companion.events import Event
+from companion.ledger import finish, move_shares, pay_or_owe, settle_debt, transfer
+from companion.ruleset import Ruleset, SetupError
+from companion.rulesets.tozsde import layout as board_layout
+from companion.state import BANK, Debt, State
+
+DIE = IntRange(1, 6)
+"""Every roll is one die value (C3)."""
+
+NUMBERS = OneOf(tuple(list(c) for n in (1, 2, 3) for c in itertools.combinations(range(1, 7), n)))
+"""The casino call: 1 to 3 different numbers, sorted (§7.3, T9)."""
+
+_PERMUTATIONS: dict[int, OneOf] = {}
+
+
+def _permutations(n: int) -> OneOf:
+    """Every order of ``n`` seats, for an order entered by hand (T12)."""
+    if n not in _PERMUTATIONS:
+        _PERMUTATIONS[n] = OneOf(tuple(list(p) for p in itertools.permutations(range(n))))
+    return _PERMUTATIONS[n]
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+class Rules(Ruleset):
+    """The Tőzsde ruleset: phases ``order`` → ``draw`` → (``roll`` → ``act`` | ``casino_bet`` → ``casino_roll`` → ``act``)… → ``over``."""
+
+    name = "tozsde"
+    package = "companion.rulesets.tozsde"
+    currency = "Rubin"
+    min_players = 2
+    max_players = 6
+
+    _default_layout: board_layout.Layout | None = None
+
+    def __init__(self, setup: dict[str, Any]) -> None:
+        super().__init__(setup)
+        self._check_options()
+        d, o = self.data, self.options
+        self.companies: list[str] = list(d["companies"])
+        self.shares: int = o["shares_per_company"]
+        self.base: int = o["price_base"]
+        self.step: int = o["price_step"]
+        self.start_cash: int = d["start_cash"]
+        self.draws: int = d["draws_per_player"]
+        self.rent: int = d["rent_per_share"]
+        self.resort_fee: int = d["resort_fee"]
+        casino = d["casino"]
+        self.min_stake: int = casino["min_stake"]
+        self.max_stake: int = casino["max_stake"]
+        self.stake_step: int = casino["stake_step"]
+        self.multipliers: dict[int, int] = {int(k): v for k, v in casino["multipliers"].items()}
+        self.site_limit: int = d["company_site_limit"]
+        self.change_limits: dict[str, int] = dict(d["change_limits"])
+        self.premium: int = d["premium_per_share"]
+        self.tax_percent: int = d["tax"]["percent"]
+        self.tax_unit: int = d["tax"]["round_down_to"]
+        board = setup.get("board")
+        if board is None:
+            if Rules._default_layout is None:
+                Rules._default_layout = board_layout.Layout(self.read_json("board.json"))
+            self.layout = Rules._default_layout
+        else:
+            errors = self.check_board(board)
+            if errors:
+                raise SetupError("the board has problems:\n- " + "\n- ".join(errors))
+            self.layout = board_layout.Layout(board)
+        self.board: dict[str, Any] = self.layout.board
+        self._handlers: dict[str, Callable[[State, Action], list[Event]]] = {
+            "roll": self._roll,
+            "set_order": self._set_order,
+            "draw": self._draw,
+            "buy": self._buy,
+            "sell": self._sell,
+            "bet": self._bet,
+            "end_turn": self._end_turn,
+            "time_up": self._time_up,
+        }
+
+    def _check_options(self) -> None:
+        o = self.options
+        problems = []
+        for key in ("shares_per_company", "price_base", "price_step"):
+            if not _is_int(o[key]) or o[key] < 1:
+                problems.append(f"{key} must be a whole number of at least 1, not {o[key]!r}")
+        if o["casino_unaffordable"] not in ("skip", "drop_out"):
+            problems.append(f"casino_unaffordable must be \"skip\" or \"drop_out\", not {o['casino_unaffordable']!r}")
+        if o["timed_rounds"] is not None and (not _is_int(o["timed_rounds"]) or o["timed_rounds"] < 1):
+            problems.append(f"timed_rounds must be null or a whole number of at least 1, not {o['timed_rounds']!r}")
+        if not isinstance(o["timed_clock"], bool):
+            problems.append(f"timed_clock must be true or false, not {o['timed_clock']!r}")
+        if problems:
+            raise SetupError("; ".join(problems))
+
+    # ------------------------------------------------------------------
+    # the board (§3, T15)
+    # ------------------------------------------------------------------
+    @classmethod
+    def check_board(cls, board: Any) -> list[str]:
+        """Every problem of a board layout, each naming the field (id and q, r).
+
+        >>> Rules.check_board(Rules.read_json("board.json"))
+        []
+        >>> Rules.check_board([])
+        ['the board must be a JSON object with "fields" and "directions", not list']
+        """
+        data = cls.read_json("ruleset.json")
+        return board_layout.check(board, data["board"], list(data["companies"]))
+
+    # ------------------------------------------------------------------
+    # prices and fortune (§4, T3, T4)
+    # ------------------------------------------------------------------
+    def buy_prices(self, at_exchange: int, count: int) -> list[int]:
+        """The prices of ``count`` shares bought one after another (§4, T3).
+
+        >>> r = Rules({"players": ["A", "B"]})
+        >>> r.buy_prices(5, 5), r.buy_prices(3, 2)
+        ([800, 900, 1000, 1100, 1200], [1000, 1100])
+        """
+        n, base, step = self.shares, self.base, self.step
+        return [base + step * (n - at_exchange + i) for i in range(min(count, at_exchange))]
+
+    def sell_prices(self, at_exchange: int, count: int) -> list[int]:
+        """The prices of ``count`` shares sold one after another (§4, T3).
+
+        >>> r = Rules({"players": ["A", "B"]})
+        >>> r.sell_prices(0, 5)
+        [1200, 1100, 1000, 900, 800]
+        """
+        n, base, step = self.shares, self.base, self.step
+        return [base + step * (n - 1 - at_exchange - i) for i in range(min(count, n - at_exchange))]
+
+    def _value(self, at_exchange: int, held: int) -> int:
+        """The sum of :meth:`sell_prices` in closed form (T4)."""
+        return held * (self.base + self.step * (self.shares - 1 - at_exchange)) - self.step * held * (held - 1) // 2
+
+    def fortune(self, state: State, player: int) -> int:
+        """Cash plus the market value of the shares (T4)."""
+        p = state.players[player]
+        total = p.cash
+        bank = state.bank_shares
+        for company, held in p.shares.items():
+            total += self._value(bank[company], held)
+        return total
+
+    def market(self, state: State, company: str) -> dict[str, Any]:
+        k = state.bank_shares[company]
+        return {
+            "exchange": k,
+            "buy": self.base + self.step * (self.shares - k) if k >= 1 else None,
+            "sell": self.base + self.step * (self.shares - 1 - k) if k <= self.shares - 1 else None,
+        }
+
+    def tax(self, fortune: int) -> int:
+        """20 % of the fortune rounded down to whole thousands (§7.6, T14).
+
+        >>> r = Rules({"players": ["A", "B"]})
+        >>> r.tax(12300), r.tax(9700), r.tax(800)
+        (2400, 1800, 0)
+        """
+        return fortune // self.tax_unit * self.tax_unit * self.tax_percent // 100
+
+    # ------------------------------------------------------------------
+    # start
+    # ------------------------------------------------------------------
+    def initial_state(self) -> State:
+        names = list(self.setup["players"])
+        state = State.new(names, self.companies, shares_per_company=self.shares, cash=self.start_cash)
+        state.phase = "order"
+        seats = list(range(len(names)))
+        state.data = {"rolloff": {"group": seats, "rolls": [], "last": [], "history": [], "by_hand": False}}
+        state.current = 0
+        return state
+
+    # ------------------------------------------------------------------
+    # what may be done now
+    # ------------------------------------------------------------------
+    def legal_actions(self, state: State) -> list[Choice]:
+        if state.finished:
+            return []
+        phase = state.phase
+        out: list[Choice] = []
+        if phase == "order":
+            out.append(Choice("roll", player=state.current, params={"value": DIE}))
+            out.append(Choice("set_order", params={"order": _permutations(len(state.players))}))
+        elif phase == "draw":
+            drawn = {c for _, c in state.data["draw"]["drawn"]}
+            left = tuple(c for c in self.companies if c not in drawn)
+            out.append(Choice("draw", player=state.current, params={"company": OneOf(left)}))
+        elif state.debt is not None:
+            out.extend(self._sell_choices(state, state.debt.debtor))
+        elif phase == "roll":
+            out.append(Choice("roll", player=state.current, params={"value": DIE}))
+        elif phase == "act":
+            p = state.current
+            out.extend(self._sell_choices(state, p))
+            out.extend(self._buy_choices(state, p))
+            out.append(Choice("end_turn", player=p))
+        elif phase == "casino_bet":
+            p = state.current
+            out.extend(self._sell_choices(state, p))
+            cash = state.players[p].cash
+            if cash >= self.min_stake:
+                hi = min(self.max_stake, self.min_stake + (cash - self.min_stake) // self.stake_step * self.stake_step)
+                out.append(
+                    Choice(
+                        "bet",
+                        player=p,
+                        params={"stake": IntRange(self.min_stake, hi, self.stake_step), "numbers": NUMBERS},
+                        info={"multipliers": {str(k): v for k, v in self.multipliers.items()}},
+                    )
+                )
+        elif phase == "casino_roll":
+            p = state.current
+            out.append(Choice("roll", player=p, params={"value": DIE}))
+            out.extend(self._sell_choices(state, p))
+        if self.options["timed_clock"]:
+            out.append(Choice("time_up"))
+        return out
+
+    def _sell_choices(self, state: State, p: int) -> list[Choice]:
+        """T6: the roller may sell any shares from the roll to the end of the turn."""
+        shares = state.players[p].shares
+        bank = state.bank_shares
+        return [
+            Choice(
+                "sell",
+                player=p,
+                fixed={"company": c},
+                params={"count": IntRange(1, held)},
+                info={"prices": self.sell_prices(bank[c], held)},
+            )
+            for c, held in shares.items()
+        ]
+
+    def buy_limits(self, state: State) -> dict[str, int]:
+        """How many shares of each company the current player may still buy this turn (§7.1, §7.4).
+
+        Only the field's limits; the exchange's stock and the cash are not counted here.
+        """
+        turn = state.turn
+        kind = turn.get("kind")
+        bought: dict[str, int] = turn.get("bought", {})
+        if state.phase != "act" or kind not in ("company", "change"):
+            return {}
+        if kind == "company":
+            c = turn["company"]
+            return {c: max(0, self.site_limit - bought.get(c, 0))}
+        lim = self.change_limits
+        total_left = lim["shares"] - sum(bought.values())
+        full = len(bought) >= lim["companies"]
+        out = {}
+        for c in self.companies:
+            if full and c not in bought:
+                out[c] = 0
+            else:
+                out[c] = max(0, min(lim["per_company"] - bought.get(c, 0), total_left))
+        return out
+
+    def _buy_choices(self, state: State, p: int) -> list[Choice]:
+        kind = state.turn.get("kind")
+        if kind != "company" and kind != "change":
+            return []
+        cash = state.players[p].cash
+        bank = state.bank_shares
+        out = []
+        for c, limit in self.buy_limits(state).items():
+            k = bank[c]
+            if limit <= 0 or k <= 0:
+                continue
+            prices = self.buy_prices(k, limit)
+            n, cost = 0, 0
+            for price in prices:
+                if cost + price > cash:
+                    break
+                cost += price
+                n += 1
+            if n:
+                out.append(
+                    Choice("buy", player=p, fixed={"company": c}, params={"count": IntRange(1, n)}, info={"prices": prices[:n]})
+                )
+        return out
+
+    # ------------------------------------------------------------------
+    # applying
+    # ------------------------------------------------------------------
+    def apply(self, state: State, action: Action) -> list[Event]:
+        return self._handlers[action["type"]](state, action)
+
+    def _name(self, state: State, seat: int) -> str:
+        return state.players[seat].name
+
+    # -- order of play (§5, T12) -------------------------------------------
+    def _set_order(self, state: State, action: Action) -> list[Event]:
+        order = list(action["order"])
+        ro = state.data["rolloff"]
+        ro["by_hand"] = True
+        ro["group"], ro["rolls"] = [], []
+        events = [Event("tozsde.order_set", {"order": ", ".join(self._name(state, s) for s in order), "seats": order})]
+        self._start_draw(state, order, events)
+        return events
+
+    def _rolloff(self, state: State, p: int, value: int) -> list[Event]:
+        """§5: everyone rolls; the single lowest enters last; ties among the lowest re-roll; repeat."""
+        ro = state.data["rolloff"]
+        ro["rolls"].append([p, value])
+        events = [Event("tozsde.rolloff_rolled", {"player": self._name(state, p), "seat": p, "value": value})]
+        group, rolls = ro["group"], ro["rolls"]
+        if len(rolls) < len(group):
+            state.current = group[len(rolls)]
+            return events
+        ro["history"].append({"group": list(group), "rolls": [list(r) for r in rolls]})
+        low = min(v for _, v in rolls)
+        lows = [s for s, v in rolls if v == low]
+        if len(lows) > 1:
+            names = ", ".join(self._name(state, s) for s in lows)
+            events.append(Event("tozsde.rolloff_tie", {"players": names, "seats": lows, "value": low}))
+            ro["group"], ro["rolls"] = lows, []
+            state.current = lows[0]
+            return events
+        n = len(state.players)
+        last = ro["last"]
+        last.append(lows[0])
+        events.append(Event("tozsde.rolloff_placed", {"player": self._name(state, lows[0]), "seat": lows[0], "place": n - len(last) + 1}))
+        undecided = [s for s in range(n) if s not in last]
+        if len(undecided) == 1:
+            last.append(undecided[0])
+            events.append(Event("tozsde.rolloff_placed", {"player": self._name(state, undecided[0]), "seat": undecided[0], "place": 1}))
+            ro["group"], ro["rolls"] = [], []
+            order = last[::-1]
+            events.append(Event("tozsde.order_set", {"order": ", ".join(self._name(state, s) for s in order), "seats": order}))
+            self._start_draw(state, order, events)
+            return events
+        ro["group"], ro["rolls"] = undecided, []
+        state.current = undecided[0]
+        return events
+
+    # -- the draw (§6, T2) -------------------------------------------------
+    def _start_draw(self, state: State, order: list[int], events: list[Event]) -> None:
+        state.order = list(order)
+        state.data["draw"] = {"drawn": []}
+        state.phase = "draw"
+        state.current = order[0]
+
+    def _draw(self, state: State, action: Action) -> list[Event]:
+        p, c = action["player"], action["company"]
+        drawn = state.data["draw"]["drawn"]
+        first = len(drawn) < len(state.order)
+        drawn.append([p, c])
+        move_shares(state, c, BANK, p, state.bank_shares[c])
+        events = [Event("tozsde.drew", {"player": self._name(state, p), "seat": p, "company": c, "count": self.shares})]
+        if first:
+            field = self.layout.start[c]
+            state.players[p].position = field
+            events.append(Event("tozsde.placed", {"player": self._name(state, p), "seat": p, "field": field, "company": c}))
+        n = len(state.order)
+        if len(drawn) < self.draws * n:
+            state.current = state.order[len(drawn) % n]
+            return events
+        turns.begin(state, state.order)
+        state.end_round = self.options["timed_rounds"]
+        state.phase = "roll"
+        events.append(Event("tozsde.setup_done", {"cash": self.start_cash, "player": self._name(state, state.current)}))
+        return events
+
+    # -- rolls (C3) ----------------------------------------------------------
+    def _roll(self, state: State, action: Action) -> list[Event]:
+        p, value = action["player"], action["value"]
+        if state.phase == "order":
+            return self._rolloff(state, p, value)
+        if state.phase == "casino_roll":
+            return self._casino_roll(state, p, value)
+        return self._move(state, p, value)
+
+    def _kind_text(self, field: dict[str, Any]) -> str:
+        from companion.messages import render
+
+        return render("tozsde.kind_" + field["kind"], {"company": field.get("company")})
+
+    def _move(self, state: State, p: int, value: int) -> list[Event]:
+        """T15: one field in the die number's direction; off the board the figure stays and its field acts again."""
+        player = state.players[p]
+        here = player.position
+        target = self.layout.step[here][value]
+        events = []
+        if target is None:
+            target = here
+            key = "tozsde.stayed"
+        else:
+            player.position = target
+            key = "tozsde.moved"
+        field = self.layout.fields[target]
+        events.append(
+            Event(key, {"player": player.name, "seat": p, "value": value, "field": target, "kind": self._kind_text(field)})
+        )
+        self._field_acts(state, p, field, events)
+        return events
+
+    def _field_acts(self, state: State, p: int, field: dict[str, Any], events: list[Event]) -> None:
+        kind = field["kind"]
+        state.turn = {"field": field["id"], "kind": kind, "bought": {}}
+        state.phase = "act"
+        name = state.players[p].name
+        if kind == "company":
+            c = field["company"]
+            state.turn["company"] = c
+            holders = [(h, n) for h, n in state.holders(c).items() if h != p]
+            if not holders:
+                events.append(Event("tozsde.no_rent", {"company": c}))
+            else:
+                claims = [[h, self.rent * n] for h, n in holders]
+                counts = {str(h): n for h, n in holders}
+                self._charge(state, p, claims, "rent", events, {"company": c, "counts": counts})
+            if state.players[p].active and state.current == p:
+                events.append(Event("tozsde.may_buy_site", {"player": name, "limit": self.site_limit, "company": c}))
+        elif kind == "resort":
+            self._charge(state, p, [[BANK, self.resort_fee]], "resort", events, {})
+        elif kind == "casino":
+            fortune = self.fortune(state, p)
+            if fortune < self.min_stake:
+                if self.options["casino_unaffordable"] == "skip":
+                    events.append(Event("tozsde.casino_skipped", {"player": name, "fortune": fortune}))
+                else:
+                    events.append(Event("tozsde.casino_unaffordable", {"player": name, "fortune": fortune}))
+                    self._drop_out(state, p, events)
+            else:
+                state.phase = "casino_bet"
+                events.append(Event("tozsde.casino", {"player": name, "min_stake": self.min_stake, "max_stake": self.max_stake}))
+        elif kind == "change":
+            events.append(Event("tozsde.change", {"player": name, **self.change_limits}))
+        elif kind == "premium":
+            count = state.players[p].total_shares()
+            amount = self.premium * count
+            transfer(state, BANK, p, amount)
+            events.append(Event("tozsde.premium_paid", {"player": name, "amount": amount, "count": count}))
+        elif kind == "tax":
+            fortune = self.fortune(state, p)
+            amount = self.tax(fortune)
+            taxable = fortune // self.tax_unit * self.tax_unit
+            if amount == 0:
+                events.append(Event("tozsde.tax_free", {"player": name, "fortune": fortune}))
+            else:
+                detail = {"fortune": fortune, "taxable": taxable, "percent": self.tax_percent}
+                self._charge(state, p, [[BANK, amount]], "tax", events, detail)
+
+    # -- paying (T8, T10) ----------------------------------------------------
+    def _charge(self, state: State, p: int, claims: list[list[Any]], reason: str, events: list[Event], detail: dict[str, Any]) -> None:
+        """Pay now; or let the debt wait while the fortune covers it (T8); or drop out (T10)."""
+        claims = [[c, a] for c, a in claims if a > 0]
+        total = sum(a for _, a in claims)
+        if total == 0:
+            return
+        player = state.players[p]
+        fortune = self.fortune(state, p)
+        if total >= fortune:
+            self._bust(state, p, claims, reason, detail, fortune, events)
+            return
+        if pay_or_owe(state, p, claims, reason, **detail):
+            events.extend(self._paid_events(state, p, claims, reason, detail))
+        else:
+            events.append(Event("tozsde.debt_waiting", {"player": player.name, "seat": p, "amount": total, "cash": player.cash, "reason": reason}))
+
+    def _paid_events(self, state: State, p: int, claims: list[list[Any]], reason: str, detail: dict[str, Any]) -> list[Event]:
+        name = state.players[p].name
+        out = []
+        for creditor, amount in claims:
+            if reason == "rent":
+                out.append(
+                    Event(
+                        "tozsde.rent_paid",
+                        {
+                            "payer": name,
+                            "payee": state.players[creditor].name,
+                            "amount": amount,
+                            "count": detail["counts"][str(creditor)],
+                            "company": detail["company"],
+                        },
+                    )
+                )
+            elif reason == "resort":
+                out.append(Event("tozsde.resort_paid", {"player": name, "amount": amount}))
+            elif reason == "tax":
+                out.append(Event("tozsde.tax_paid", {"player": name, "amount": amount, **detail}))
+        return out
+
+    def _bust(
+        self, state: State, p: int, claims: list[list[Any]], reason: str, detail: dict[str, Any], fortune: int, events: list[Event]
+    ) -> None:
+        """T10: the debt takes the whole fortune or more: cash to the creditors, the Exchange pays the rest."""
+        player = state.players[p]
+        total = sum(a for _, a in claims)
+        if total > fortune:
+            events.append(Event("tozsde.out_debt", {"player": player.name, "amount": total, "fortune": fortune}))
+        for creditor, amount in claims:
+            paid = min(player.cash, amount)
+            transfer(state, p, creditor, paid)
+            rest = amount - paid
+            if rest == 0:
+                events.extend(self._paid_events(state, p, [[creditor, amount]], reason, detail))
+                continue
+            if creditor == BANK:
+                events.append(Event("tozsde.partly_paid_exchange", {"payer": player.name, "amount": paid, "due": amount}))
+            else:
+                payee = state.players[creditor].name
+                events.append(Event("tozsde.partly_paid", {"payer": player.name, "payee": payee, "amount": paid, "due": amount}))
+                transfer(state, BANK, creditor, rest)
+                events.append(Event("tozsde.exchange_covered", {"payee": payee, "amount": rest}))
+        if total <= fortune:
+            events.append(Event("tozsde.out_zero", {"player": player.name}))
+        self._drop_out(state, p, events)
+
+    def _drop_out(self, state: State, p: int, events: list[Event]) -> None:
+        """T10: shares back to the exchange without payment, figure off the board; the turn passes on."""
+        player = state.players[p]
+        if state.debt is not None and state.debt.debtor == p:
+            state.debt = None
+        count = player.total_shares()
+        for c, n in list(player.shares.items()):
+            move_shares(state, c, p, BANK, n)
+        if player.cash:
+            transfer(state, p, BANK, player.cash)
+        turns.eliminate(state, p)
+        events.append(Event("player_out", {"player": player.name, "seat": p}))
+        if count:
+            events.append(Event("tozsde.shares_returned", {"player": player.name, "count": count}))
+        if not state.finished and state.current == p:
+            self._next_turn(state, events)
+
+    def _check_zero(self, state: State, p: int, events: list[Event]) -> None:
+        """T10: a fortune of 0 drops out at once."""
+        if state.players[p].active and self.fortune(state, p) <= 0:
+            events.append(Event("tozsde.out_zero", {"player": state.players[p].name}))
+            self._drop_out(state, p, events)
+
+    # -- trading (§4, §7, T6, T16) ---------------------------------------------
+    def _buy(self, state: State, action: Action) -> list[Event]:
+        p, c, n = action["player"], action["company"], action["count"]
+        cost = sum(self.buy_prices(state.bank_shares[c], n))
+        transfer(state, p, BANK, cost)
+        move_shares(state, c, BANK, p, n)
+        bought = state.turn["bought"]
+        bought[c] = bought.get(c, 0) + n
+        return [Event("tozsde.bought", {"player": state.players[p].name, "count": n, "company": c, "amount": cost})]
+
+    def _sell(self, state: State, action: Action) -> list[Event]:
+        p, c, n = action["player"], action["company"], action["count"]
+        amount = sum(self.sell_prices(state.bank_shares[c], n))
+        move_shares(state, c, p, BANK, n)
+        transfer(state, BANK, p, amount)
+        events = [Event("tozsde.sold", {"player": state.players[p].name, "count": n, "company": c, "amount": amount})]
+        debt = state.debt
+        if debt is not None and settle_debt(state):
+            events.extend(self._paid_events(state, p, debt.claims, debt.reason, debt.detail))
+            events.append(Event("tozsde.debt_settled", {"player": state.players[p].name, "amount": debt.total()}))
+            self._check_zero(state, p, events)
+        return events
+
+    # -- casino (§7.3, T9) ---------------------------------------------------
+    def _bet(self, state: State, action: Action) -> list[Event]:
+        p, stake, numbers = action["player"], action["stake"], list(action["numbers"])
+        multiplier = self.multipliers[len(numbers)]
+        transfer(state, p, BANK, stake)
+        state.turn["bet"] = {"stake": stake, "numbers": numbers, "multiplier": multiplier}
+        state.phase = "casino_roll"
+        text = ", ".join(str(n) for n in numbers)
+        return [Event("tozsde.bet_placed", {"player": state.players[p].name, "stake": stake, "numbers": text, "multiplier": multiplier})]
+
+    def _casino_roll(self, state: State, p: int, value: int) -> list[Event]:
+        bet = state.turn["bet"]
+        name = state.players[p].name
+        bet["value"] = value
+        bet["won"] = value in bet["numbers"]
+        state.phase = "act"
+        if bet["won"]:
+            amount = bet["stake"] * bet["multiplier"]
+            transfer(state, BANK, p, amount)
+            return [Event("tozsde.casino_won", {"player": name, "value": value, "amount": amount})]
+        events = [Event("tozsde.casino_lost", {"player": name, "value": value, "stake": bet["stake"]})]
+        self._check_zero(state, p, events)
+        return events
+
+    # -- turns (T6, T11) -------------------------------------------------------
+    def _next_turn(self, state: State, events: list[Event]) -> None:
+        round_before = state.round
+        turns.advance(state)
+        if state.finished:
+            return
+        state.phase = "roll"
+        if state.round != round_before:
+            events.append(Event("round_started", {"round": state.round}))
+        events.append(Event("turn_passed", {"player": state.players[state.current].name, "seat": state.current}))
+
+    def _end_turn(self, state: State, action: Action) -> list[Event]:
+        events: list[Event] = []
+        self._next_turn(state, events)
+        return events
+
+    def _time_up(self, state: State, action: Action) -> list[Event]:
+        finish(state, "time_up")
+        return [Event("tozsde.time_up")]
+
+    # ------------------------------------------------------------------
+    # the end (§2, §8, T10, T11)
+    # ------------------------------------------------------------------
+    def ranking(self, state: State) -> list[list[int]]:
+        """Players still in by fortune (one left: the winner), then the others in reverse order of dropping out."""
+        return turns.rank(state, {p: self.fortune(state, p) for p in state.active_players()})
+
+    # ------------------------------------------------------------------
+    # telling rejections (C6)
+    # ------------------------------------------------------------------
+    def explain(self, state: State, action: Action, rejection: Rejection) -> Rejection:
+        """Refine the generic rejection where the rules say more (T6, T8, T9, T16, §7.1, §7.4)."""
+        if rejection.code in ("malformed_action", "bad_fields", "game_over") or not isinstance(action, dict):
+            return rejection
+        kind, p = action.get("type"), action.get("player")
+        debt = state.debt
+        if debt is not None and p == debt.debtor and kind != "sell":
+            player = state.players[p]
+            return Rejection("tozsde.must_settle_debt", {"player": player.name, "amount": debt.total(), "cash": player.cash})
+        try:
+            refined = self._refine(state, action, kind, p)
+        except (KeyError, TypeError, ValueError, IndexError):
+            refined = None
+        return refined or rejection
+
+    def _refine(self, state: State, action: Action, kind: Any, p: Any) -> Rejection | None:
+        phase = state.phase
+        if kind == "draw" and phase == "draw" and p == state.current:
+            drawn = {c for _, c in state.data["draw"]["drawn"]}
+            if action.get("company") in drawn:
+                return Rejection("tozsde.already_drawn", {"company": action["company"]})
+            return None
+        if kind == "set_order" and phase == "order":
+            return Rejection("tozsde.bad_order", {"seats": list(range(len(state.players)))})
+        if not _is_int(p) or p != state.current or phase in ("order", "draw", "over"):
+            if kind == "sell" and phase not in ("order", "draw"):
+                return Rejection("tozsde.sell_after_roll")
+            return None
+        player = state.players[p]
+        if kind == "roll":
+            if phase == "act":
+                return Rejection("tozsde.already_rolled", {"player": player.name})
+            if phase == "casino_bet":
+                return Rejection("tozsde.bet_required")
+            return None
+        if kind == "end_turn":
+            if phase == "roll":
+                return Rejection("tozsde.roll_first", {"player": player.name})
+            if phase == "casino_bet":
+                return Rejection("tozsde.bet_required")
+            if phase == "casino_roll":
+                return Rejection("tozsde.casino_roll_required")
+            return None
+        if kind == "sell":
+            if phase == "roll":
+                return Rejection("tozsde.sell_after_roll")
+            c, count = action.get("company"), action.get("count")
+            held = player.holding(c) if isinstance(c, str) else 0
+            if _is_int(count) and count > held:
+                return Rejection("tozsde.not_enough_shares", {"player": player.name, "held": held, "company": c, "count": count})
+            return None
+        if kind == "bet":
+            if phase == "casino_roll":
+                return Rejection("tozsde.casino_roll_required")
+            if phase != "casino_bet":
+                return None
+            stake = action.get("stake")
+            if action.get("numbers") not in NUMBERS:
+                return Rejection("tozsde.bad_numbers")
+            if _is_int(stake) and stake > player.cash and stake in IntRange(self.min_stake, self.max_stake, self.stake_step):
+                return Rejection("tozsde.stake_above_cash", {"stake": stake, "player": player.name, "cash": player.cash})
+            return None
+        if kind == "buy":
+            return self._refine_buy(state, action, player)
+        return None
+
+    def _refine_buy(self, state: State, action: Action, player: Any) -> Rejection | None:
+        turn = state.turn
+        if state.phase == "roll":
+            return Rejection("tozsde.roll_first", {"player": player.name})
+        if state.phase != "act" or turn.get("kind") not in ("company", "change"):
+            return Rejection("tozsde.no_buying_here")
+        c, count = action.get("company"), action.get("count")
+        if turn["kind"] == "company" and c != turn["company"]:
+            return Rejection("tozsde.buy_only_site", {"company": turn["company"]})
+        if c not in state.bank_shares or not _is_int(count) or count < 1:
+            return None
+        bought = turn["bought"]
+        if turn["kind"] == "change":
+            lim = self.change_limits
+            if c not in bought and len(bought) >= lim["companies"]:
+                companies = ", ".join(sorted(bought, key=self.companies.index))
+                return Rejection("tozsde.change_companies_reached", {"limit": lim["companies"], "player": player.name, "companies": companies})
+            total_left = lim["shares"] - sum(bought.values())
+            if count > total_left:
+                return Rejection("tozsde.change_total_reached", {"player": player.name, "left": total_left})
+        left = self.buy_limits(state).get(c, 0)
+        if count > left:
+            return Rejection("tozsde.limit_reached", {"player": player.name, "left": left, "company": c})
+        k = state.bank_shares[c]
+        if count > k:
+            return Rejection("tozsde.not_at_exchange", {"exchange": k, "company": c})
+        price = sum(self.buy_prices(k, count))
+        if price > player.cash:
+            return Rejection("tozsde.not_enough_cash", {"count": count, "company": c, "price": price, "player": player.name, "cash": player.cash})
+        return None
+
+    # ------------------------------------------------------------------
+    # for the screen and `companion state --json`
+    # ------------------------------------------------------------------
+    def public_view(self, state: State) -> dict[str, Any]:
+        board = self.board
+        view: dict[str, Any] = {
+            "board": {
+                "name": board.get("name"),
+                "house_default": bool(board.get("house_default", False)),
+                "note": board.get("note"),
+                "directions": board["directions"],
+                "fields": board["fields"],
+            },
+            "house_defaults": ["board"] if board.get("house_default") else [],
+        }
+        field = None
+        if state.current is not None and state.players[state.current].position is not None:
+            f = self.layout.fields[state.players[state.current].position]
+            field = {"id": f["id"], "q": f["q"], "r": f["r"], "kind": f["kind"], "company": f.get("company")}
+        view["field"] = field
+        ro = state.data.get("rolloff", {})
+        n = len(state.players)
+        view["rolloff"] = {
+            "by_hand": ro.get("by_hand", False),
+            "rolling": list(ro.get("group", [])),
+            "rolls": [{"seat": s, "value": v} for s, v in ro.get("rolls", [])],
+            "places": {str(n - i): s for i, s in enumerate(ro.get("last", []))},
+            "history": ro.get("history", []),
+        }
+        draw = state.data.get("draw")
+        view["draw"] = None if draw is None else {
+            "drawn": [{"seat": s, "company": c} for s, c in draw["drawn"]],
+            "left": len(self.companies) - len(draw["drawn"]),
+        }
+        view["casino"] = state.turn.get("bet")
+        limits = self.buy_limits(state)
+        view["buy_limits"] = None
+        if limits:
+            bought = state.turn["bought"]
+            view["buy_limits"] = {"kind": state.turn["kind"], "bought": dict(bought), "left": limits}
+            if state.turn["kind"] == "change":
+                view["buy_limits"]["shares_left"] = self.change_limits["shares"] - sum(bought.values())
+                view["buy_limits"]["companies_left"] = max(0, self.change_limits["companies"] - len(bought))
+        return view
+
+    # ------------------------------------------------------------------
+    # bots
+    # ------------------------------------------------------------------
+    def bot_weights(self, state: State, choice: Choice) -> float:
+        """Favour ending the turn; sell rarely (only sells are offered when cash is needed anyway)."""
+        kind = choice.type
+        if kind == "end_turn":
+            return 4.0
+        if kind == "sell":
+            return 0.05
+        if kind == "set_order" or kind == "time_up":
+            return 0.0
+        return 1.0
