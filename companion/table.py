@@ -165,7 +165,10 @@ class Table:
         """Take back the last action (C4), back to the start of the game."""
         if self.length == 0:
             return Outcome(False, rejection=Rejection("nothing_to_undo"), source=source)
-        action = self.journal.undo(self.game_id, source)
+        try:
+            action = self.journal.undo(self.game_id, source)
+        except JournalError as error:  # nothing was written: the game stays as it is
+            return Outcome(False, rejection=Rejection("journal_failed", {"error": str(error)}), source=source)
         self.game = self._load(self.length - 1)
         return self._tell(Outcome(True, {"type": "undo", "undone": action}, source=source))
 
@@ -173,7 +176,10 @@ class Table:
         """Take again the last action undone, until a new action is taken (C4)."""
         if self.journal.redo_depth(self.game_id) == 0:
             return Outcome(False, rejection=Rejection("nothing_to_redo"), source=source)
-        action = self.journal.redo(self.game_id, source)
+        try:
+            action = self.journal.redo(self.game_id, source)
+        except JournalError as error:  # nothing was written: the game stays as it is
+            return Outcome(False, rejection=Rejection("journal_failed", {"error": str(error)}), source=source)
         assert action is not None
         events = self.game.apply_trusted(action)
         self.length += 1
@@ -227,11 +233,15 @@ class Table:
                 kind, payload, source, future = self._inbox.get(block=block and done == 0, timeout=timeout)
             except queue.Empty:
                 return done
-            if kind == "undo":
-                outcome = self.undo(source)
-            elif kind == "redo":
-                outcome = self.redo(source)
-            else:
-                outcome = self.submit(payload, source)
+            try:
+                if kind == "undo":
+                    outcome = self.undo(source)
+                elif kind == "redo":
+                    outcome = self.redo(source)
+                else:
+                    outcome = self.submit(payload, source)
+            except BaseException as error:  # e.g. a failing subscriber: the waiting thread must still hear
+                future.set_exception(error)
+                raise
             future.set_result(outcome)
             done += 1

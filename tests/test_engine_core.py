@@ -406,7 +406,7 @@ def test_third_game_is_found_by_name(coin):
     assert "coin" in registry.available()
     assert registry.ruleset_class("coin") is CoinRules
     rules = registry.load(coin)
-    assert rules.options == {"shares": 4, "bank": 6000, "rounds": 8}
+    assert rules.options == {"shares": 4, "bank": 20000, "rounds": 30}
     assert registry.load({**coin, "options": {"rounds": 3}}).options["rounds"] == 3
     with pytest.raises(SetupError, match="unknown option"):
         registry.load({**coin, "options": {"colour": "red"}})
@@ -491,7 +491,7 @@ def test_third_game_bot_games(coin):
         game = bots.play({**coin, "players": ["A", "B", "C"]}, random.Random(seed))
         s = game.state
         assert s.finished and s.ranking is not None
-        assert sum(p.cash for p in s.players) + s.bank_cash == 6000
+        assert sum(p.cash for p in s.players) + s.bank_cash == 20000
         assert sum(s.holders("C").values()) + s.bank_shares["C"] == 4
         assert sorted(seat for group in s.ranking for seat in group) == [0, 1, 2]
         assert replay(game.setup, game.actions) == s
