@@ -33,16 +33,24 @@ def available() -> set[str]:
     return names
 
 
+_found: dict[str, type[Ruleset]] = {}
+"""Classes already found by entry point or module (scanning entry points takes milliseconds)."""
+
+
 def ruleset_class(name: str) -> type[Ruleset]:
     if name in _registered:
         return _registered[name]
+    if name in _found:
+        return _found[name]
     for ep in entry_points(group="companion.rulesets"):
         if ep.name == name:
-            return ep.load()
+            _found[name] = ep.load()
+            return _found[name]
     try:
         module = importlib.import_module(f"companion.rulesets.{name}.rules")
     except ModuleNotFoundError:
         raise SetupError(f"unknown ruleset {name!r}; available: {', '.join(sorted(available()))}") from None
+    _found[name] = module.Rules
     return module.Rules
 
 
