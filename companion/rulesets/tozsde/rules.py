@@ -18,28 +18,20 @@ import itertools
 from typing import Any, Callable
 
 from companion import turns
-from companion.actions import Action, Choice, IntRange, OneOf, Rejection
+from companion.actions import Action, Choice, IntRange, OneOf, Permutation, Rejection
 from companion.events import Event
 from companion.ledger import finish, move_shares, pay_or_owe, settle_debt, transfer
 from companion.ruleset import Ruleset, SetupError
 from companion.rulesets.tozsde import layout as board_layout
 from companion.state import BANK, Debt, State
 
+_TRADING_PHASES = frozenset(("act", "casino_bet", "casino_roll"))
+
 DIE = IntRange(1, 6)
 """Every roll is one die value (C3)."""
 
 NUMBERS = OneOf(tuple(list(c) for n in (1, 2, 3) for c in itertools.combinations(range(1, 7), n)))
 """The casino call: 1 to 3 different numbers, sorted (§7.3, T9)."""
-
-_PERMUTATIONS: dict[int, OneOf] = {}
-
-
-def _permutations(n: int) -> OneOf:
-    """Every order of ``n`` seats, for an order entered by hand (T12)."""
-    if n not in _PERMUTATIONS:
-        _PERMUTATIONS[n] = OneOf(tuple(list(p) for p in itertools.permutations(range(n))))
-    return _PERMUTATIONS[n]
-
 
 def _is_int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
@@ -89,6 +81,9 @@ class Rules(Ruleset):
                 raise SetupError("the board has problems:\n- " + "\n- ".join(errors))
             self.layout = board_layout.Layout(board)
         self.board: dict[str, Any] = self.layout.board
+        self._choices: dict[tuple[Any, ...], Choice] = {}
+        self._last_key: tuple[Any, ...] | None = None
+        self._last_choices: list[Choice] = []
         self._handlers: dict[str, Callable[[State, Action], list[Event]]] = {
             "roll": self._roll,
             "set_order": self._set_order,
@@ -202,10 +197,36 @@ class Rules(Ruleset):
         if state.finished:
             return []
         phase = state.phase
+        if phase in _TRADING_PHASES:
+            # The choices of a turn depend only on what this key holds, so the
+            # list made for the same key is reused (the bot asks, then the game checks).
+            p = state.current
+            player = state.players[p]
+            turn = state.turn
+            bought = turn.get("bought")
+            key = (
+                phase,
+                p,
+                None if state.debt is None else state.debt.debtor,
+                player.cash,
+                tuple(player.shares.items()),
+                tuple(state.bank_shares.values()),
+                turn.get("kind"),
+                turn.get("company"),
+                tuple(bought.items()) if bought else (),
+            )
+            if key == self._last_key:
+                return list(self._last_choices)
+            out = self._legal_actions(state, phase)
+            self._last_key, self._last_choices = key, out
+            return list(out)
+        return self._legal_actions(state, phase)
+
+    def _legal_actions(self, state: State, phase: str) -> list[Choice]:
         out: list[Choice] = []
         if phase == "order":
-            out.append(Choice("roll", player=state.current, params={"value": DIE}))
-            out.append(Choice("set_order", params={"order": _permutations(len(state.players))}))
+            out.append(self._roll_choice(state.current))
+            out.append(Choice("set_order", params={"order": Permutation(tuple(range(len(state.players))))}))
         elif phase == "draw":
             drawn = {c for _, c in state.data["draw"]["drawn"]}
             left = tuple(c for c in self.companies if c not in drawn)
@@ -213,48 +234,66 @@ class Rules(Ruleset):
         elif state.debt is not None:
             out.extend(self._sell_choices(state, state.debt.debtor))
         elif phase == "roll":
-            out.append(Choice("roll", player=state.current, params={"value": DIE}))
+            out.append(self._roll_choice(state.current))
         elif phase == "act":
             p = state.current
-            out.extend(self._sell_choices(state, p))
+            out.append(self._memo_choice(("end_turn", p), lambda: Choice("end_turn", player=p)))
             out.extend(self._buy_choices(state, p))
-            out.append(Choice("end_turn", player=p))
+            out.extend(self._sell_choices(state, p))
         elif phase == "casino_bet":
             p = state.current
-            out.extend(self._sell_choices(state, p))
             cash = state.players[p].cash
             if cash >= self.min_stake:
                 hi = min(self.max_stake, self.min_stake + (cash - self.min_stake) // self.stake_step * self.stake_step)
-                out.append(
-                    Choice(
-                        "bet",
-                        player=p,
-                        params={"stake": IntRange(self.min_stake, hi, self.stake_step), "numbers": NUMBERS},
-                        info={"multipliers": {str(k): v for k, v in self.multipliers.items()}},
-                    )
-                )
+                out.append(self._memo_choice(("bet", p, hi), lambda: self._bet_choice(p, hi)))
+            out.extend(self._sell_choices(state, p))
         elif phase == "casino_roll":
             p = state.current
-            out.append(Choice("roll", player=p, params={"value": DIE}))
+            out.append(self._roll_choice(p))
             out.extend(self._sell_choices(state, p))
         if self.options["timed_clock"]:
-            out.append(Choice("time_up"))
+            out.append(self._memo_choice(("time_up",), lambda: Choice("time_up")))
         return out
+
+    # Choices are immutable, so each one is made once per ruleset object and
+    # reused: the key holds everything the choice depends on.
+    def _memo_choice(self, key: tuple[Any, ...], make: Callable[[], Choice]) -> Choice:
+        choice = self._choices.get(key)
+        if choice is None:
+            choice = self._choices[key] = make()
+        return choice
+
+    def _roll_choice(self, p: int) -> Choice:
+        return self._memo_choice(("roll", p), lambda: Choice("roll", player=p, params={"value": DIE}))
+
+    def _bet_choice(self, p: int, hi: int) -> Choice:
+        return Choice(
+            "bet",
+            player=p,
+            params={"stake": IntRange(self.min_stake, hi, self.stake_step), "numbers": NUMBERS},
+            info={"multipliers": {str(k): v for k, v in sorted(self.multipliers.items(), reverse=True)}},
+        )
+
+    def _sell_choice(self, p: int, c: str, held: int, k: int) -> Choice:
+        return Choice(
+            "sell", player=p, fixed={"company": c}, params={"count": IntRange(1, held)}, info={"prices": self.sell_prices(k, held)}
+        )
+
+    def _buy_choice(self, p: int, c: str, n: int, k: int) -> Choice:
+        return Choice("buy", player=p, fixed={"company": c}, params={"count": IntRange(1, n)}, info={"prices": self.buy_prices(k, n)})
 
     def _sell_choices(self, state: State, p: int) -> list[Choice]:
         """T6: the roller may sell any shares from the roll to the end of the turn."""
-        shares = state.players[p].shares
         bank = state.bank_shares
-        return [
-            Choice(
-                "sell",
-                player=p,
-                fixed={"company": c},
-                params={"count": IntRange(1, held)},
-                info={"prices": self.sell_prices(bank[c], held)},
-            )
-            for c, held in shares.items()
-        ]
+        memo = self._choices
+        out = []
+        for c, held in state.players[p].shares.items():
+            key = ("sell", p, c, held, bank[c])
+            choice = memo.get(key)
+            if choice is None:
+                choice = memo[key] = self._sell_choice(p, c, held, bank[c])
+            out.append(choice)
+        return out
 
     def buy_limits(self, state: State) -> dict[str, int]:
         """How many shares of each company the current player may still buy this turn (§7.1, §7.4).
@@ -281,13 +320,19 @@ class Rules(Ruleset):
         return out
 
     def _buy_choices(self, state: State, p: int) -> list[Choice]:
-        kind = state.turn.get("kind")
-        if kind != "company" and kind != "change":
+        turn = state.turn
+        kind = turn.get("kind")
+        if kind == "company":
+            c = turn["company"]
+            limits: Any = ((c, self.site_limit - turn["bought"].get(c, 0)),)
+        elif kind == "change":
+            limits = self.buy_limits(state).items()
+        else:
             return []
         cash = state.players[p].cash
         bank = state.bank_shares
         out = []
-        for c, limit in self.buy_limits(state).items():
+        for c, limit in limits:
             k = bank[c]
             if limit <= 0 or k <= 0:
                 continue
@@ -299,9 +344,7 @@ class Rules(Ruleset):
                 cost += price
                 n += 1
             if n:
-                out.append(
-                    Choice("buy", player=p, fixed={"company": c}, params={"count": IntRange(1, n)}, info={"prices": prices[:n]})
-                )
+                out.append(self._memo_choice(("buy", p, c, n, k), lambda: self._buy_choice(p, c, n, k)))
         return out
 
     # ------------------------------------------------------------------
@@ -395,11 +438,6 @@ class Rules(Ruleset):
             return self._casino_roll(state, p, value)
         return self._move(state, p, value)
 
-    def _kind_text(self, field: dict[str, Any]) -> str:
-        from companion.messages import render
-
-        return render("tozsde.kind_" + field["kind"], {"company": field.get("company")})
-
     def _move(self, state: State, p: int, value: int) -> list[Event]:
         """T15: one field in the die number's direction; off the board the figure stays and its field acts again."""
         player = state.players[p]
@@ -408,14 +446,16 @@ class Rules(Ruleset):
         events = []
         if target is None:
             target = here
-            key = "tozsde.stayed"
+            key = "tozsde.stayed_"
         else:
             player.position = target
-            key = "tozsde.moved"
+            key = "tozsde.moved_"
         field = self.layout.fields[target]
-        events.append(
-            Event(key, {"player": player.name, "seat": p, "value": value, "field": target, "kind": self._kind_text(field)})
-        )
+        kind = field["kind"]
+        params = {"player": player.name, "seat": p, "value": value, "field": target, "kind": kind}
+        if kind == "company":
+            params["company"] = field["company"]
+        events.append(Event(key + kind, params))
         self._field_acts(state, p, field, events)
         return events
 
@@ -778,12 +818,18 @@ class Rules(Ruleset):
     # bots
     # ------------------------------------------------------------------
     def bot_weights(self, state: State, choice: Choice) -> float:
-        """Favour ending the turn; sell rarely (only sells are offered when cash is needed anyway)."""
+        """A random bot buys whenever it may, ends its turn next, and sells only when it must.
+
+        Selling is offered during the whole turn (T6); a bot that sold at random
+        would trade back and forth for ever, so selling gets a tiny weight: when
+        it is the only way on (a waiting debt, a casino stake above the cash)
+        it is still the one choice taken.
+        """
         kind = choice.type
-        if kind == "end_turn":
-            return 4.0
+        if kind == "buy":
+            return 20.0
         if kind == "sell":
-            return 0.05
+            return 0.001
         if kind == "set_order" or kind == "time_up":
             return 0.0
         return 1.0
