@@ -37,6 +37,11 @@ def _is_int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
+def _counted(key: str, count: int) -> str:
+    """The message key for ``count`` things: ``key_one`` says "1 share" rather than "1 shares"."""
+    return key + "_one" if count == 1 else key
+
+
 class Rules(Ruleset):
     """The Tőzsde ruleset: phases ``order`` → ``draw`` → (``roll`` → ``act`` | ``casino_bet`` → ``casino_roll`` → ``act``)… → ``over``."""
 
@@ -495,7 +500,7 @@ class Rules(Ruleset):
             count = state.players[p].total_shares()
             amount = self.premium * count
             transfer(state, BANK, p, amount)
-            events.append(Event("tozsde.premium_paid", {"player": name, "amount": amount, "count": count}))
+            events.append(Event(_counted("tozsde.premium_paid", count), {"player": name, "amount": amount, "count": count}))
         elif kind == "tax":
             fortune = self.fortune(state, p)
             amount = self.tax(fortune)
@@ -504,6 +509,7 @@ class Rules(Ruleset):
                 events.append(Event("tozsde.tax_free", {"player": name, "fortune": fortune}))
             else:
                 detail = {"fortune": fortune, "taxable": taxable, "percent": self.tax_percent}
+                events.append(Event("tozsde.tax_due", {"player": name, "amount": amount, **detail}))
                 self._charge(state, p, [[BANK, amount]], "tax", events, detail)
 
     # -- paying (T8, T10) ----------------------------------------------------
@@ -528,14 +534,15 @@ class Rules(Ruleset):
         out = []
         for creditor, amount in claims:
             if reason == "rent":
+                count = detail["counts"][str(creditor)]
                 out.append(
                     Event(
-                        "tozsde.rent_paid",
+                        _counted("tozsde.rent_paid", count),
                         {
                             "payer": name,
                             "payee": state.players[creditor].name,
                             "amount": amount,
-                            "count": detail["counts"][str(creditor)],
+                            "count": count,
                             "company": detail["company"],
                         },
                     )
@@ -543,7 +550,7 @@ class Rules(Ruleset):
             elif reason == "resort":
                 out.append(Event("tozsde.resort_paid", {"player": name, "amount": amount}))
             elif reason == "tax":
-                out.append(Event("tozsde.tax_paid", {"player": name, "amount": amount, **detail}))
+                out.append(Event("tozsde.tax_paid", {"player": name, "amount": amount}))
         return out
 
     def _bust(
@@ -585,7 +592,7 @@ class Rules(Ruleset):
         turns.eliminate(state, p)
         events.append(Event("player_out", {"player": player.name, "seat": p}))
         if count:
-            events.append(Event("tozsde.shares_returned", {"player": player.name, "count": count}))
+            events.append(Event(_counted("tozsde.shares_returned", count), {"player": player.name, "count": count}))
         if not state.finished and state.current == p:
             self._next_turn(state, events)
 
@@ -603,14 +610,14 @@ class Rules(Ruleset):
         move_shares(state, c, BANK, p, n)
         bought = state.turn["bought"]
         bought[c] = bought.get(c, 0) + n
-        return [Event("tozsde.bought", {"player": state.players[p].name, "count": n, "company": c, "amount": cost})]
+        return [Event(_counted("tozsde.bought", n), {"player": state.players[p].name, "count": n, "company": c, "amount": cost})]
 
     def _sell(self, state: State, action: Action) -> list[Event]:
         p, c, n = action["player"], action["company"], action["count"]
         amount = sum(self.sell_prices(state.bank_shares[c], n))
         move_shares(state, c, p, BANK, n)
         transfer(state, BANK, p, amount)
-        events = [Event("tozsde.sold", {"player": state.players[p].name, "count": n, "company": c, "amount": amount})]
+        events = [Event(_counted("tozsde.sold", n), {"player": state.players[p].name, "count": n, "company": c, "amount": amount})]
         debt = state.debt
         if debt is not None and settle_debt(state):
             events.extend(self._paid_events(state, p, debt.claims, debt.reason, debt.detail))
