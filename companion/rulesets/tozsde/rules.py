@@ -689,12 +689,12 @@ class Rules(Ruleset):
             player = state.players[p]
             return Rejection("tozsde.must_settle_debt", {"player": player.name, "amount": debt.total(), "cash": player.cash})
         try:
-            refined = self._refine(state, action, kind, p)
+            refined = self._refine(state, action, kind, p, rejection.code)
         except (KeyError, TypeError, ValueError, IndexError):
             refined = None
         return refined or rejection
 
-    def _refine(self, state: State, action: Action, kind: Any, p: Any) -> Rejection | None:
+    def _refine(self, state: State, action: Action, kind: Any, p: Any, rejection_code: str) -> Rejection | None:
         phase = state.phase
         if kind == "draw" and phase == "draw" and p == state.current:
             drawn = {c for _, c in state.data["draw"]["drawn"]}
@@ -704,7 +704,7 @@ class Rules(Ruleset):
         if kind == "set_order" and phase == "order":
             return Rejection("tozsde.bad_order", {"seats": list(range(len(state.players)))})
         if not _is_int(p) or p != state.current or phase in ("order", "draw", "over"):
-            if kind == "sell" and phase not in ("order", "draw"):
+            if kind == "sell" and phase not in ("order", "draw") and rejection_code == "not_allowed_now":
                 return Rejection("tozsde.sell_after_roll")
             return None
         player = state.players[p]
