@@ -1,0 +1,230 @@
+"""T8 paying short of cash, T10 dropping out (§8), §2 ranking, T11 timed game."""
+
+from __future__ import annotations
+
+from companion.game import Game
+
+from tests.test_tozsde_support import (
+    clear_shares,
+    fields_of,
+    give_shares,
+    keys,
+    land,
+    legal_types,
+    set_cash,
+    setup,
+    started,
+    texts,
+)
+
+
+def site(company: str) -> int:
+    return fields_of("company", company)[0]
+
+
+# -- T8: the payment waits while the fortune covers it --------------------------------------
+
+
+def test_t8_debt_waits_until_the_roller_has_sold_enough():
+    """T8/§8: cash short but fortune enough: the payment waits; only selling is legal; paid once the cash is there."""
+    game = started(2)
+    give_shares(game, 1, "9", 5)  # Béla holds all of company 9
+    set_cash(game, 0, 1000)
+    events = land(game, site("9"))  # rent 1500
+    assert "Anna must pay 1500 Rubin but has 1000 Rubin in cash: shares must be sold first." in texts(events)
+    assert game.state.debt is not None and game.state.debt.total() == 1500
+    assert legal_types(game) == {"sell"}
+    rejection = game.check({"type": "end_turn", "player": 0})
+    assert rejection.code == "tozsde.must_settle_debt"
+    assert rejection.params == {"player": "Anna", "amount": 1500, "cash": 1000}
+    assert game.view()["debt"]["total"] == 1500
+    game.apply({"type": "sell", "player": 0, "company": "3", "count": 1})  # +1200 → 2200, the rent is paid
+    assert game.state.debt is None and game.state.players[0].cash == 700
+    assert game.state.players[1].cash == 2000 + 1500
+
+
+def test_t8_debt_settles_automatically_after_the_covering_sale():
+    """T8: each sale pays the waiting debt as soon as the cash covers it."""
+    game = started(2)
+    give_shares(game, 1, "9", 5)
+    set_cash(game, 0, 100)
+    land(game, site("9"))  # rent 1500, cash 100
+    events = game.apply({"type": "sell", "player": 0, "company": "3", "count": 1})  # +1200 → 1300
+    assert game.state.debt is not None and keys(events) == ["tozsde.sold_one"]
+    events = game.apply({"type": "sell", "player": 0, "company": "1", "count": 1})  # +1200 → 2500
+    assert game.state.debt is None
+    assert game.state.players[0].cash == 1000 and game.state.players[1].cash == 3500
+    assert texts(events)[1:] == [
+        "Anna paid Béla 1500 Rubin rent for 5 shares of company 9.",
+        "Anna has paid the 1500 Rubin owed.",
+    ]
+    assert legal_types(game) == {"sell", "end_turn"}
+
+
+def test_t8_tax_may_wait_too():
+    """T8/§7.6: the tax is due on the whole fortune; with little cash it waits for sales."""
+    game = started(2)
+    set_cash(game, 0, 0)
+    events = land(game, fields_of("tax")[0])  # fortune 10 000 → tax 2000
+    assert keys(events)[-2:] == ["tozsde.tax_due", "tozsde.debt_waiting"]
+    game.apply({"type": "sell", "player": 0, "company": "1", "count": 2})  # 1200 + 1100
+    assert game.state.debt is None and game.state.players[0].cash == 300
+
+
+# -- T10: dropping out --------------------------------------------------------------------------
+
+
+def test_t8_rent_to_several_holders_waits_while_the_fortune_covers_it():
+    """T8/T7: rent 600 + 300 against cash 500 and one share worth 800: it waits, then goes to both holders."""
+    game = started(3)
+    give_shares(game, 1, "10", 2)  # Béla 2
+    give_shares(game, 2, "10", 1)  # Cecil 1
+    clear_shares(game, 0)
+    give_shares(game, 0, "11", 1)  # Anna: one share, worth 800 now
+    set_cash(game, 0, 500)
+    events = land(game, site("10"))
+    assert game.state.players[0].active and "tozsde.debt_waiting" in keys(events)
+    assert game.view()["debt"]["claims"] == [[1, 600], [2, 300]]
+    events = game.apply({"type": "sell", "player": 0, "company": "11", "count": 1})
+    assert [p.cash for p in game.state.players] == [400, 2600, 2300]
+    assert keys(events) == ["tozsde.sold_one", "tozsde.rent_paid", "tozsde.rent_paid_one", "tozsde.debt_settled"]
+
+
+def test_t10_drop_out_when_the_debt_exceeds_the_fortune():
+    """T10/§8: rent 900 against a fortune of 500: Béla gets 600, Cecil 300, the Exchange pays the 400 short."""
+    game = started(3)
+    give_shares(game, 1, "10", 2)
+    give_shares(game, 2, "10", 1)
+    clear_shares(game, 0)
+    set_cash(game, 0, 500)
+    events = land(game, site("10"))
+    s = game.state
+    assert not s.players[0].active and s.players[0].position is None
+    assert s.players[0].cash == 0 and s.players[0].shares == {}
+    assert s.players[1].cash == 2000 + 600 and s.players[2].cash == 2000 + 300
+    lines = texts(events)
+    assert "Anna owes 900 Rubin, more than the whole fortune of 500 Rubin." in lines
+    assert "Anna paid Béla 500 Rubin rent" not in " ".join(lines)
+    assert "Anna could pay Béla only 500 of the 600 Rubin due." in lines
+    assert "The Exchange paid Béla the remaining 100 Rubin." in lines
+    assert "The Exchange paid Cecil the remaining 300 Rubin." in lines
+    assert "Anna dropped out." in lines
+    # T10: the turn passes to the next player still in.
+    assert s.current == 1 and s.phase == "roll" and s.out_order == [0]
+    assert lines[-1] == "It is Béla's turn."
+
+
+def test_t10_shares_go_back_to_the_exchange_without_payment():
+    """T10: the shares of a player who drops out return to the exchange; nobody is paid for them."""
+    game = started(2)
+    give_shares(game, 1, "9", 5)  # rent 1500
+    set_cash(game, 0, 0)
+    clear_shares(game, 0)
+    give_shares(game, 0, "12", 1)  # fortune 800 < 1500
+    events = land(game, site("9"))
+    assert game.state.bank_shares["12"] == 5
+    assert "Anna's 1 share went back to the exchange without payment." in texts(events)
+
+
+def test_t10_fortune_reaching_zero_drops_out():
+    """T10: a player whose fortune reaches 0 drops out at once (a resort fee of exactly the whole fortune)."""
+    game = started(3)
+    clear_shares(game, 0)
+    set_cash(game, 0, 500)
+    events = land(game, fields_of("resort")[0])
+    assert "tozsde.out_zero" in keys(events) and not game.state.players[0].active
+    assert game.state.current == 1
+
+
+def test_t10_casino_loss_of_the_whole_fortune_drops_out():
+    """T9/T10: staking the whole fortune and losing it: fortune 0, out."""
+    game = started(3)
+    clear_shares(game, 0)
+    set_cash(game, 0, 500)
+    land(game, fields_of("casino")[0])
+    game.apply({"type": "bet", "player": 0, "stake": 500, "numbers": [6]})
+    events = game.apply({"type": "roll", "player": 0, "value": 1})
+    assert keys(events)[:3] == ["tozsde.casino_lost", "tozsde.out_zero", "player_out"]
+    assert game.state.current == 1 and game.state.phase == "roll"
+
+
+# -- §2, §8, T10: the end and the ranking -----------------------------------------------------------
+
+
+def bust(game: Game) -> list:
+    """The current player drops out on a resort fee with no fortune left but 100."""
+    p = game.state.current
+    clear_shares(game, p)
+    set_cash(game, p, 100)
+    return land(game, fields_of("resort")[0])
+
+
+def test_section8_last_player_left_wins_ranking_reverse_order_of_dropping_out():
+    """§2/§8/T10: the last player left wins; the others rank in reverse order of dropping out."""
+    game = started(3)
+    bust(game)  # Anna out first
+    land(game, fields_of("premium")[0])  # Béla
+    game.apply({"type": "end_turn", "player": 1})
+    events = bust(game)  # Cecil out second: Béla is left
+    s = game.state
+    assert s.finished and s.end_reason == "last_player" and s.phase == "over"
+    assert s.ranking == [[1], [2], [0]]
+    assert keys(events)[-1] == "game_ended"
+    assert game.legal_actions() == []
+    assert game.check({"type": "roll", "player": 1, "value": 3}).code == "game_over"
+
+
+def test_two_players_one_drops_out_game_over():
+    """§8: with two players the first to drop out ends the game."""
+    game = started(2)
+    bust(game)
+    assert game.state.finished and game.state.ranking == [[1], [0]]
+
+
+# -- T11: the timed game ------------------------------------------------------------------------------
+
+
+def test_t11_timed_rounds_end_after_the_set_number_of_rounds():
+    """T11 (option timed_rounds): the game ends after that many rounds; players still in rank by fortune."""
+    game = started(2, timed_rounds=2)
+    premium = fields_of("premium")[0]
+    give_shares(game, 1, "9", 1)  # Béla has 11 shares, Anna 10: Béla earns more premium
+    for _ in range(4):
+        land(game, premium)
+        events = game.apply({"type": "end_turn", "player": game.state.current})
+    s = game.state
+    assert s.finished and s.end_reason == "rounds" and s.round == 3
+    assert game.rules.fortune(s, 1) > game.rules.fortune(s, 0)
+    assert s.ranking == [[1], [0]]
+    assert keys(events)[-1] == "game_ended"
+
+
+def test_t11_timed_ranking_players_in_by_fortune_then_the_others():
+    """T11: players still in by fortune (ties share a place), then those out in reverse order of dropping out."""
+    game = started(4, timed_rounds=1)
+    bust(game)  # Anna out
+    for seat in (1, 2, 3):
+        land(game, fields_of("premium")[0])
+        if seat == 3:
+            set_cash(game, 3, 50000)
+        game.apply({"type": "end_turn", "player": seat})
+    s = game.state
+    assert s.finished and s.end_reason == "rounds"
+    assert s.ranking == [[3], [1, 2], [0]]
+
+
+def test_t11_timed_clock_time_up_at_any_time():
+    """T11 (option timed_clock): {"type": "time_up"} is legal at any time and ends the game."""
+    plain = Game(setup(2))
+    assert plain.check({"type": "time_up"}).code == "not_allowed_now"
+    game = Game(setup(3, timed_clock=True))
+    assert "time_up" in legal_types(game)
+    game.apply({"type": "set_order", "order": [0, 1, 2]})
+    assert "time_up" in legal_types(game)
+    game = started(3, timed_clock=True)
+    bust(game)
+    set_cash(game, 2, 3000)
+    events = game.apply({"type": "time_up"})
+    assert game.state.finished and game.state.end_reason == "time_up"
+    assert game.state.ranking == [[2], [1], [0]]
+    assert keys(events) == ["tozsde.time_up", "game_ended"]
