@@ -289,6 +289,8 @@ def _describe_choice(choice: dict[str, Any]) -> str:
         if "one_of" in spec:
             values = spec["one_of"]
             parts.append(f"{name}∈{values if len(values) <= 8 else str(values[:8])[:-1] + ', …]'}")
+        elif "permutation_of" in spec:
+            parts.append(f"{name}=an ordering of {spec['permutation_of']}")
         else:
             parts.append(f"{name}={spec['min']}..{spec['max']}" + (f" step {spec['step']}" if spec["step"] != 1 else ""))
     return " ".join(parts)
