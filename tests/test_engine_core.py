@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from companion import bots, messages, registry
-from companion.actions import Choice, IntRange, OneOf, Rejection, diagnose
+from companion.actions import Choice, IntRange, OneOf, Permutation, Rejection, diagnose
 from companion.events import Event
 from companion.game import Game, replay
 from companion.ledger import (
@@ -498,3 +498,20 @@ def test_third_game_bot_games(coin):
     stats = bots.simulate("coin", 2, 5, seed=1)
     assert stats.games == 5 and stats.unfinished == 0
     assert "games: 5" in stats.report()
+
+
+def test_permutation_spec():
+    spec = Permutation(("a", "b", "c", "d"), (("d", 2, 3),))
+    assert ["a", "b", "c", "d"] in spec and ["b", "a", "d", "c"] in spec
+    assert ["d", "a", "b", "c"] not in spec  # d confined to places 2..3
+    assert ["a", "b", "c"] not in spec and ["a", "b", "c", "c"] not in spec and ("a", "b", "c", "d") not in spec
+    assert ["a", "b", "c", 1] not in spec and "abcd" not in spec and None not in spec
+    assert len(spec.values()) == 12 and all(v in spec for v in spec.values())
+    rng = random.Random(9)
+    assert all(spec.sample(rng) in spec for _ in range(100))
+    choice = Choice("set_order", params={"order": Permutation((0, 1, 2))})
+    assert diagnose([choice], {"type": "set_order", "order": [2, 0, 1]}, NAMES) is None
+    assert diagnose([choice], {"type": "set_order", "order": [2, 0, 0]}, NAMES).code == "out_of_range"
+    assert diagnose([choice], {"type": "set_order", "order": [[0], 1, 2]}, NAMES).code == "out_of_range"
+    with pytest.raises(ValueError):
+        Permutation(tuple(range(9))).values()

@@ -7,8 +7,9 @@ The same properties run for both games. What is checked, after every action:
 * Tőzsde: the bank is unlimited (T5); market prices follow the ladder (T3);
   fortune == cash + the sale values of the shares sold one after another (T4),
   computed here independently of the ruleset;
-* Die Börse: bank + players + Fiscus == 67 950 (B2); nobody holds more than
-  4 shares (B4) or owes more than 2000 (B5);
+* Die Börse: bank + players + Fiscus == 67 950 (B2); prices in steps of 50
+  between 100 and 1500 (B3); nobody holds more than 4 shares (B4) or owes
+  more than 2000 (B5); fortune == cash + shares at price − 2 × credit (B13);
 * the legal list is a function of the state (a fresh ruleset object lists
   the same choices);
 * replaying the action list gives the live state (C2).
@@ -101,6 +102,9 @@ def check_invariants(ruleset: str, game: Game) -> None:
         for company in s.companies:
             market = rules.market(s, company)
             assert market["exchange"] == s.bank_shares[company]
+            price = market.get("price")
+            if price is not None:  # B3: steps of 50; above 1500 and below 100 are reset to 500 at once
+                assert isinstance(price, int) and price % 50 == 0 and 100 <= price <= 1500, f"B3 price of {company}: {price}"
         for seat, p in enumerate(s.players):
             if p.active:
                 prices = {c: rules.market(s, c).get("price") for c in p.shares}
