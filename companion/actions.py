@@ -19,8 +19,9 @@ False
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Iterator, Mapping
+from typing import Any
 
 Action = dict[str, Any]
 """A JSON object with a ``type`` key; ``player`` is the seat index when a player acts."""
