@@ -14,7 +14,7 @@ Inputs arriving on other threads (a serial reader, GPIO callbacks) only
 >>> table = Table.new({"ruleset": "tozsde", "players": ["Anna", "Béla"]}, path)
 >>> table.submit({"type": "roll", "value": 3}, source="die").accepted
 True
->>> table.submit({"type": "roll", "player": 0, "value": 7}).rejection.code
+>>> table.submit({"type": "roll", "player": 1, "value": 7}).rejection.code
 'out_of_range'
 >>> table.undo().accepted, table.length
 (True, 0)
