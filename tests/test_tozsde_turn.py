@@ -345,3 +345,15 @@ def test_field_view_names_the_field_of_the_current_player():
     field = game.rules.public_view(game.state)["field"]
     assert field["id"] == target and field["kind"] == "change"
     assert isinstance(Game, type)
+
+
+def test_c3_t9_the_roll_after_a_bet_is_the_casino_roll_not_a_move():
+    """C3/T9: the same roll action; after a bet it decides the bet and the figure stays."""
+    game = casino_game()
+    here = game.state.players[0].position
+    game.apply({"type": "bet", "player": 0, "stake": 600, "numbers": [1, 2]})
+    assert game.rules.public_view(game.state)["casino"] == {"stake": 600, "numbers": [1, 2], "multiplier": 3}
+    game.apply({"type": "roll", "player": 0, "value": 2})
+    assert game.state.players[0].position == here
+    assert game.rules.public_view(game.state)["casino"] == {"stake": 600, "numbers": [1, 2], "multiplier": 3, "value": 2, "won": True}
+    assert game.state.players[0].cash == 2000 - 600 + 1800

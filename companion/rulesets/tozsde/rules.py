@@ -810,7 +810,8 @@ class Rules(Ruleset):
             "drawn": [{"seat": s, "company": c} for s, c in draw["drawn"]],
             "left": len(self.companies) - len(draw["drawn"]),
         }
-        view["casino"] = state.turn.get("bet")
+        bet = state.turn.get("bet")
+        view["casino"] = None if bet is None else {**bet, "numbers": list(bet["numbers"])}
         limits = self.buy_limits(state)
         view["buy_limits"] = None
         if limits:
