@@ -282,6 +282,7 @@ class Rules(Ruleset):
         if room <= 0:
             return []
         prices = state.data["prices"]
+        cache = self._cache
         out = []
         for c, at_bank in state.bank_shares.items():
             if not at_bank:
@@ -289,46 +290,57 @@ class Rules(Ruleset):
             price = prices[c]
             most = min(at_bank, room, player.cash // price)
             if most >= 1:
-                out.append(self._choice(
-                    ("buy", p, c, most, price),
-                    lambda: Choice("buy", p, fixed={"company": c}, params={"count": IntRange(1, most)},
-                                   info={"price": price, "prices": [price * k for k in range(1, most + 1)]}),
-                ))
+                key = ("buy", p, c, most, price)
+                choice = cache.get(key)
+                if choice is None:
+                    choice = cache[key] = Choice(
+                        "buy", p, fixed={"company": c}, params={"count": IntRange(1, most)},
+                        info={"price": price, "prices": [price * k for k in range(1, most + 1)]},
+                    )
+                out.append(choice)
         return out
 
     def _sell_choices(self, state: State, p: int) -> list[Choice]:
         if state.data["closed"]:  # B6: not after the exchange has closed
             return []
         prices = state.data["prices"]
+        cache = self._cache
         out = []
         for c, held in state.players[p].shares.items():
             price = prices[c]
-            out.append(self._choice(
-                ("sell", p, c, held, price),
-                lambda: Choice("sell", p, fixed={"company": c}, params={"count": IntRange(1, held)},
-                               info={"price": price, "prices": [price * k for k in range(1, held + 1)]}),
-            ))
+            key = ("sell", p, c, held, price)
+            choice = cache.get(key)
+            if choice is None:
+                choice = cache[key] = Choice(
+                    "sell", p, fixed={"company": c}, params={"count": IntRange(1, held)},
+                    info={"price": price, "prices": [price * k for k in range(1, held + 1)]},
+                )
+            out.append(choice)
         return out
 
     def _borrow_choices(self, state: State, p: int) -> list[Choice]:
         line = self.credit_limit - state.players[p].credit  # B5
         if line < self.credit_step:
             return []
-        return [self._choice(
-            ("borrow", p, line),
-            lambda: Choice("borrow", p, params={"amount": IntRange(self.credit_step, line, self.credit_step)},
-                           info={"interest_percent": self.interest}),
-        )]
+        key = ("borrow", p, line)
+        choice = self._cache.get(key)
+        if choice is None:
+            choice = self._cache[key] = Choice(
+                "borrow", p, params={"amount": IntRange(self.credit_step, line, self.credit_step)},
+                info={"interest_percent": self.interest},
+            )
+        return [choice]
 
     def _repay_choices(self, state: State, p: int) -> list[Choice]:
         player = state.players[p]
         most = min(player.credit, player.cash // self.credit_step * self.credit_step)  # B5: multiples of 500
         if most < self.credit_step:
             return []
-        return [self._choice(
-            ("repay", p, most),
-            lambda: Choice("repay", p, params={"amount": IntRange(self.credit_step, most, self.credit_step)}),
-        )]
+        key = ("repay", p, most)
+        choice = self._cache.get(key)
+        if choice is None:
+            choice = self._cache[key] = Choice("repay", p, params={"amount": IntRange(self.credit_step, most, self.credit_step)})
+        return [choice]
 
     # ------------------------------------------------------------------ apply
     def apply(self, state: State, action: Action) -> list[Event]:
@@ -854,20 +866,15 @@ class Rules(Ruleset):
 
     # --------------------------------------------------------------- bots
     def bot_weights(self, state: State, choice: Choice) -> float:
+        """Bots roll and end their turns mostly, trade now and then; a debtor sells or borrows."""
         kind = choice.type
         if kind == "roll" or kind == "end_turn":
             return 12.0
         if state.phase == "debt":
             return 1.0
-        if kind == "buy":
-            return 1.0
-        if kind == "sell":
-            return 0.4
-        if kind == "borrow":
-            return 0.15
-        if kind == "repay":
-            return 0.5
-        return 1.0
+        return self._bot_weight.get(kind, 1.0)
+
+    _bot_weight: ClassVar[dict[str, float]] = {"buy": 0.6, "sell": 0.3, "borrow": 0.1, "repay": 0.4}
 
 
 __all__ = ["Rules", "FISCUS"]
