@@ -804,6 +804,9 @@ class Rules(Ruleset):
             return rejection
         player = state.players[p]
         closed = state.data["closed"]
+        actor = state.debt.debtor if state.debt is not None else state.current
+        if p != actor and kind in self._player_actions:
+            return Rejection("not_your_turn", {"player": player.name, "type": kind})
         if kind in ("buy", "sell"):
             if closed:
                 return Rejection("exchange_closed")
@@ -850,6 +853,10 @@ class Rules(Ruleset):
         elif kind == "roll" and state.phase == "after" and p == state.current:
             return Rejection("already_rolled", {"player": player.name})
         return rejection
+
+    _player_actions: ClassVar[frozenset[str]] = frozenset(
+        {"roll", "buy", "sell", "borrow", "repay", "pick", "accept_offer", "decline_offer", "end_turn"}
+    )
 
     def explain_shuffle(self, order: Any) -> str | None:
         """Why a shuffle order is not valid, or None."""

@@ -1,0 +1,281 @@
+"""Die Börse: buying, selling and prices (rule book: Buying and Selling Shares, Buying, Selling, Share Price Changes; B3, B4, B11)."""
+
+from __future__ import annotations
+
+import pytest
+
+from companion.actions import Rejection
+from tests.test_boerse_support import (
+    TOTAL,
+    give,
+    hand,
+    keys,
+    legal_types,
+    money,
+    real,
+    space,
+    texts,
+)
+
+
+def buy(game, company, count, player=None):
+    return game.apply({"type": "buy", "player": game.state.current if player is None else player,
+                       "company": company, "count": count})
+
+
+def sell(game, company, count, player=None):
+    return game.apply({"type": "sell", "player": game.state.current if player is None else player,
+                       "company": company, "count": count})
+
+
+# -- buying ---------------------------------------------------------------------------------------
+def test_buying_pays_the_current_price_to_the_bank_then_the_price_rises_100():
+    # rule book, Buying: the price of the share is paid to the bank; afterwards the price rises by 100 DM (B4)
+    game = real()
+    give(game, 0, 1300)
+    bank = game.state.bank_cash
+    events = buy(game, "Stahl", 2)
+    s = game.state
+    assert s.players[0].cash == 2000 - 1000
+    assert s.bank_cash == bank + 1000
+    assert s.players[0].shares == {"Stahl": 2} and s.bank_shares["Stahl"] == 2
+    assert s.data["prices"]["Stahl"] == 600  # once per transaction, not per share
+    assert texts(events) == ["Anna bought 2 share(s) of Stahl for 1000 DM; the price rises to 600 DM."]
+
+
+def test_several_transactions_each_move_the_price():
+    # B4: the rise is once per transaction; two transactions rise twice
+    game = real()
+    give(game, 0, 2000)
+    buy(game, "Chemie", 1)
+    buy(game, "Chemie", 1)
+    assert game.state.players[0].cash == 2700 - 500 - 600
+    assert game.state.data["prices"]["Chemie"] == 700
+
+
+def test_buy_choices_state_the_limits():
+    game = real()
+    give(game, 0, 300)  # 1000 DM: two shares at 500
+    choices = {c.fixed["company"]: c for c in game.legal_actions() if c.type == "buy"}
+    assert set(choices) == set(game.state.companies)
+    assert choices["Stahl"].params["count"].hi == 2
+    assert choices["Stahl"].info == {"price": 500, "prices": [500, 1000]}
+
+
+def test_a_player_holds_at_most_four_shares_in_all():
+    # rule book: a player may own at most 4 shares; B4
+    game = real()
+    give(game, 0, 5000)
+    buy(game, "Stahl", 3)
+    assert game.check({"type": "buy", "player": 0, "company": "Bau", "count": 2}).code == "share_limit"
+    buy(game, "Bau", 1)
+    assert "buy" not in legal_types(game)
+    rejection = game.check({"type": "buy", "player": 0, "company": "Auto", "count": 1})
+    assert rejection.code == "share_limit"
+    assert "at most 4" in rejection.message()
+
+
+def test_a_sold_out_package_cannot_be_bought():
+    # rule book, Buying: if all 4 spaces of a company are occupied, those shares are sold out (B4: a package has 4)
+    game = real(3)
+    give(game, 1, 3000)
+    hand(game, 1, "Elektro", 4)
+    give(game, 0, 3000)
+    assert game.check({"type": "buy", "player": 0, "company": "Elektro", "count": 1}).code == "sold_out"
+    assert game.rules.market(game.state, "Elektro")["buy"] is None
+    assert game.check({"type": "buy", "player": 0, "company": "Bau", "count": 1}) is None  # other packages still
+    hand(game, 2, "Bau", 3)
+    assert game.check({"type": "buy", "player": 0, "company": "Bau", "count": 2}).code == "not_enough_at_bank"
+
+
+def test_not_enough_cash():
+    game = real()
+    rejection = game.check({"type": "buy", "player": 0, "company": "Stahl", "count": 2})
+    assert rejection.code == "not_enough_cash"
+    assert rejection.params["cost"] == 1000 and rejection.params["cash"] == 700
+    assert "Anna has 700 DM; this costs 1000 DM." == rejection.message()
+    assert "Anna hat 700 DM; das kostet 1000 DM." == rejection.message("de")
+
+
+def test_unknown_package_is_refused():
+    game = real()
+    assert game.check({"type": "buy", "player": 0, "company": "Gold", "count": 1}).code == "unknown_package"
+
+
+# -- selling --------------------------------------------------------------------------------------
+def test_selling_pays_the_current_value_then_the_price_falls_100():
+    # rule book, Selling: the bank pays the current value; afterwards the price falls by 100 DM (B4)
+    game = real()
+    hand(game, 0, "Auto", 3)
+    game.state.data["prices"]["Auto"] = 800
+    events = sell(game, "Auto", 2)
+    s = game.state
+    assert s.players[0].cash == 700 + 1600
+    assert s.players[0].shares == {"Auto": 1} and s.bank_shares["Auto"] == 3
+    assert s.data["prices"]["Auto"] == 700
+    assert texts(events) == ["Anna sold 2 share(s) of Auto for 1600 DM; the price falls to 700 DM."]
+
+
+def test_cannot_sell_more_than_held():
+    game = real()
+    hand(game, 0, "Auto", 1)
+    assert game.check({"type": "sell", "player": 0, "company": "Auto", "count": 2}).code == "not_enough_shares"
+    assert game.check({"type": "sell", "player": 0, "company": "Bau", "count": 1}).code == "not_enough_shares"
+
+
+# -- who and when ---------------------------------------------------------------------------------
+def test_only_the_current_player_trades():
+    # rule book, Buying and Selling: only by the player whose turn it is (B4)
+    game = real(3)
+    give(game, 1, 1000)
+    hand(game, 2, "Bau", 1)
+    assert game.check({"type": "buy", "player": 1, "company": "Stahl", "count": 1}).code == "not_your_turn"
+    assert game.check({"type": "sell", "player": 2, "company": "Bau", "count": 1}).code == "not_your_turn"
+
+
+def test_only_before_the_roll():
+    # rule book, Buying and Selling: only before the player rolls the die, never after (B4)
+    game = real()
+    hand(game, 0, "Bau", 1)
+    game.apply({"type": "roll", "player": 0, "value": 2})  # onto a risk space: the card is entered next
+    for phase_action in ({"type": "buy", "player": 0, "company": "Stahl", "count": 1},
+                         {"type": "sell", "player": 0, "company": "Bau", "count": 1}):
+        assert game.check(phase_action).code == "trade_before_roll"
+    game.apply({"type": "card", "effect": "bank_pays", "amount": 100})
+    assert game.state.phase == "after"
+    assert game.check({"type": "buy", "player": 0, "company": "Stahl", "count": 1}).code == "trade_before_roll"
+    assert {"buy", "sell"}.isdisjoint(legal_types(game))
+
+
+def test_trading_only_with_the_bank():
+    # rule book: shares are bought from and sold to the bank only; trading between players is forbidden
+    game = real()
+    hand(game, 1, "Bau", 1)
+    kinds = {c.type for c in game.legal_actions()}
+    assert kinds <= {"buy", "sell", "borrow", "repay", "roll"}
+    assert game.check({"type": "trade", "player": 0, "with": 1, "company": "Bau"}).code == "not_allowed_now"
+
+
+def test_no_trading_after_boersenschluss():
+    # B11, rule book: once Börsenschluss is turned over, buying and selling is no longer permitted
+    game = real()
+    hand(game, 0, "Bau", 1)
+    game.apply({"type": "roll", "player": 0, "value": 2})
+    game.apply({"type": "card", "effect": "boersenschluss"})
+    game.apply({"type": "end_turn", "player": 0})
+    game.apply({"type": "roll", "player": 1, "value": 2})
+    game.apply({"type": "card", "effect": "bank_pays", "amount": 50})
+    game.apply({"type": "end_turn", "player": 1})
+    assert game.state.phase == "trade" and game.state.current == 0
+    assert {"buy", "sell"}.isdisjoint(legal_types(game))
+    assert game.check({"type": "buy", "player": 0, "company": "Stahl", "count": 1}).code == "exchange_closed"
+    assert game.check({"type": "sell", "player": 0, "company": "Bau", "count": 1}).code == "exchange_closed"
+    market = game.rules.market(game.state, "Bau")
+    assert market["buy"] is None and market["sell"] is None and market["price"] == 500
+    # credit stays open (B11)
+    assert "borrow" in legal_types(game)
+
+
+# -- share price changes (B3) ---------------------------------------------------------------------
+def test_takeover_above_1500_pays_1500_a_share():
+    # rule book, Share Price Changes: above 1500 the bank buys the package, 1500 DM per share, price back to 500;
+    # example: 3 shares handed in give 4500 DM (B3)
+    game = real(3)
+    hand(game, 1, "Stahl", 3)
+    hand(game, 2, "Stahl", 1)
+    game.state.data["prices"]["Stahl"] = 1450
+    before = [p.cash for p in game.state.players]
+    events = game.apply({"type": "roll", "player": 0, "value": 1})  # rise space: the player picks
+    assert game.state.phase == "pick"
+    events = game.apply({"type": "pick", "player": 0, "company": "Stahl"})
+    s = game.state
+    assert s.players[1].cash - before[1] == 4500
+    assert s.players[2].cash - before[2] == 1500
+    assert s.bank_shares["Stahl"] == 4 and not s.players[1].shares and not s.players[2].shares
+    assert s.data["prices"]["Stahl"] == 500
+    assert keys(events) == ["price_rose_pick", "takeover", "takeover_paid", "takeover_paid"]
+    assert "Bernd hands in 3 share(s) of Stahl and receives 4500 DM." in texts(events)
+    assert money(s) == TOTAL
+
+
+def test_exactly_1500_is_no_takeover():
+    game = real()
+    hand(game, 1, "Stahl", 1)
+    game.state.data["prices"]["Stahl"] = 1400
+    game.apply({"type": "roll", "player": 0, "value": 1})
+    game.apply({"type": "pick", "player": 0, "company": "Stahl"})
+    assert game.state.data["prices"]["Stahl"] == 1500
+    assert game.state.players[1].shares == {"Stahl": 1}
+
+
+def test_buying_can_trigger_a_takeover():
+    # B3: right after ANY change, also the +100 of a purchase
+    game = real()
+    give(game, 0, 1000)
+    game.state.data["prices"]["Bau"] = 1500
+    events = buy(game, "Bau", 1)
+    assert game.state.players[0].cash == 1700 - 1500 + 1500
+    assert game.state.players[0].shares == {} and game.state.data["prices"]["Bau"] == 500
+    assert keys(events) == ["bought", "takeover", "takeover_paid"]
+
+
+def test_bankrupt_package_below_100_loses_shares_without_compensation():
+    # rule book, Share Price Changes: below 100 the package goes bankrupt; holders return the shares without
+    # compensation; the price is set back to 500 DM so the shares are offered again (B3)
+    game = real(3)
+    hand(game, 1, "Textil", 2)
+    hand(game, 2, "Textil", 1)
+    game.state.data["prices"]["Textil"] = 150
+    cash = [p.cash for p in game.state.players]
+    game.apply({"type": "roll", "player": 0, "value": space("fall", amount=100)})
+    events = game.apply({"type": "pick", "player": 0, "company": "Textil"})
+    s = game.state
+    assert [p.cash for p in s.players] == cash
+    assert s.bank_shares["Textil"] == 4 and s.data["prices"]["Textil"] == 500
+    assert keys(events) == ["price_fell_pick", "package_bankrupt", "shares_lost", "shares_lost"]
+    assert "Bernd loses 2 share(s) of Textil without compensation." in texts(events)
+
+
+def test_exactly_100_is_not_bankrupt():
+    game = real()
+    hand(game, 1, "Textil", 1)
+    game.state.data["prices"]["Textil"] = 200
+    game.apply({"type": "roll", "player": 0, "value": space("fall", amount=100)})
+    game.apply({"type": "pick", "player": 0, "company": "Textil"})
+    assert game.state.data["prices"]["Textil"] == 100
+    assert game.state.players[1].shares == {"Textil": 1}
+
+
+def test_selling_can_bankrupt_the_package_for_the_others():
+    # B3 after the -100 of a sale (B4): the other holders lose their shares
+    game = real()
+    hand(game, 0, "Auto", 1)
+    hand(game, 1, "Auto", 2)
+    game.state.data["prices"]["Auto"] = 150
+    events = sell(game, "Auto", 1)
+    assert game.state.players[0].cash == 850
+    assert game.state.players[1].shares == {}
+    assert game.state.data["prices"]["Auto"] == 500
+    assert keys(events) == ["sold", "package_bankrupt", "shares_lost"]
+
+
+def test_prices_move_in_steps_of_50():
+    # B3: steps of 50 (the track and the card amounts are checked for it)
+    game = real()
+    for s in game.rules.spaces:
+        if "amount" in s:
+            assert s["amount"] % 50 == 0
+    for c in game.rules._card_choices:
+        for spec in c.params.values():
+            if hasattr(spec, "step"):
+                assert spec.step == 50
+
+
+def test_apply_refuses_and_changes_nothing():
+    # C6: a refused action changes nothing
+    game = real()
+    before = game.state.to_json()
+    with pytest.raises(Rejection) as error:
+        buy(game, "Stahl", 4)
+    assert error.value.code == "not_enough_cash"
+    assert game.state.to_json() == before
