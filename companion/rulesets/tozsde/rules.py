@@ -25,8 +25,6 @@ from companion.ruleset import Ruleset, SetupError
 from companion.rulesets.tozsde import layout as board_layout
 from companion.state import BANK, Debt, State
 
-_TRADING_PHASES = frozenset(("act", "casino_bet", "casino_roll"))
-
 DIE = IntRange(1, 6)
 """Every roll is one die value (C3)."""
 
@@ -87,8 +85,11 @@ class Rules(Ruleset):
             self.layout = board_layout.Layout(board)
         self.board: dict[str, Any] = self.layout.board
         self._choices: dict[tuple[Any, ...], Choice] = {}
-        self._last_key: tuple[Any, ...] | None = None
-        self._last_choices: list[Choice] = []
+        seats = range(len(setup["players"]))
+        self._rolls = [Choice("roll", player=p, params={"value": DIE}) for p in seats]
+        self._end_turns = [Choice("end_turn", player=p) for p in seats]
+        self._always: list[Choice] = [Choice("time_up")] if self.options["timed_clock"] else []
+        """T11: with the clock option the game may be ended at any time."""
         self._handlers: dict[str, Callable[[State, Action], list[Event]]] = {
             "roll": self._roll,
             "set_order": self._set_order,
@@ -202,29 +203,8 @@ class Rules(Ruleset):
         if state.finished:
             return []
         phase = state.phase
-        if phase in _TRADING_PHASES:
-            # The choices of a turn depend only on what this key holds, so the
-            # list made for the same key is reused (the bot asks, then the game checks).
-            p = state.current
-            player = state.players[p]
-            turn = state.turn
-            bought = turn.get("bought")
-            key = (
-                phase,
-                p,
-                None if state.debt is None else state.debt.debtor,
-                player.cash,
-                tuple(player.shares.items()),
-                tuple(state.bank_shares.values()),
-                turn.get("kind"),
-                turn.get("company"),
-                tuple(bought.items()) if bought else (),
-            )
-            if key == self._last_key:
-                return list(self._last_choices)
-            out = self._legal_actions(state, phase)
-            self._last_key, self._last_choices = key, out
-            return list(out)
+        if phase == "roll" and state.debt is None:
+            return [self._rolls[state.current], *self._always]
         return self._legal_actions(state, phase)
 
     def _legal_actions(self, state: State, phase: str) -> list[Choice]:
@@ -242,7 +222,7 @@ class Rules(Ruleset):
             out.append(self._roll_choice(state.current))
         elif phase == "act":
             p = state.current
-            out.append(self._memo_choice(("end_turn", p), lambda: Choice("end_turn", player=p)))
+            out.append(self._end_turns[p])
             out.extend(self._buy_choices(state, p))
             out.extend(self._sell_choices(state, p))
         elif phase == "casino_bet":
@@ -256,8 +236,7 @@ class Rules(Ruleset):
             p = state.current
             out.append(self._roll_choice(p))
             out.extend(self._sell_choices(state, p))
-        if self.options["timed_clock"]:
-            out.append(self._memo_choice(("time_up",), lambda: Choice("time_up")))
+        out.extend(self._always)
         return out
 
     # Choices are immutable, so each one is made once per ruleset object and
@@ -269,7 +248,7 @@ class Rules(Ruleset):
         return choice
 
     def _roll_choice(self, p: int) -> Choice:
-        return self._memo_choice(("roll", p), lambda: Choice("roll", player=p, params={"value": DIE}))
+        return self._rolls[p]
 
     def _bet_choice(self, p: int, hi: int) -> Choice:
         return Choice(
@@ -520,6 +499,10 @@ class Rules(Ruleset):
         if total == 0:
             return
         player = state.players[p]
+        if total < player.cash:  # the fortune is larger still
+            pay_or_owe(state, p, claims, reason, **detail)
+            events.extend(self._paid_events(state, p, claims, reason, detail))
+            return
         fortune = self.fortune(state, p)
         if total >= fortune:
             self._bust(state, p, claims, reason, detail, fortune, events)
