@@ -21,7 +21,7 @@ from companion import bots, cli
 from companion.game import Game
 from companion.table import Table
 
-RULESETS = os.environ.get("DEV_RULESETS", "tozsde,boerse").split(",")
+RULESETS = ["tozsde", "boerse"]
 PLAYERS = ["Anna", "Béla", "Csaba"]
 DEFAULT_BOARD = {"tozsde": "board.json", "boerse": "track.json"}
 ROOT = Path(__file__).resolve().parents[1]

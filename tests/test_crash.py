@@ -34,7 +34,7 @@ from companion.game import Game
 from companion.journal import Journal, JournalError
 from companion.table import Table
 
-RULESETS = os.environ.get("DEV_RULESETS", "tozsde,boerse").split(",")
+RULESETS = ["tozsde", "boerse"]
 KILLS_PER_RULESET = 55
 """At least 100 kills across both games."""
 TORN_SOURCES_PER_RULESET = 2

@@ -12,7 +12,6 @@ from __future__ import annotations
 import contextlib
 import io
 import json
-import os
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +21,7 @@ from companion import cli
 from companion.game import Game
 from companion.table import Table
 
-RULESETS = os.environ.get("DEV_RULESETS", "tozsde,boerse").split(",")
+RULESETS = ["tozsde", "boerse"]
 FIXTURES = Path(__file__).with_name("fixtures")
 FILES = sorted(FIXTURES.glob("*/*.json"))
 KEYS = {"description", "setup", "actions", "final"}

@@ -22,7 +22,6 @@ in every language, and Game.apply raises Rejection and changes nothing (C6).
 from __future__ import annotations
 
 import json
-import os
 import random
 from typing import Any
 
@@ -35,7 +34,7 @@ from companion.actions import Choice, IntRange, OneOf, Rejection
 from companion.game import Game
 from companion.messages import LANGUAGES
 
-RULESETS = os.environ.get("DEV_RULESETS", "tozsde,boerse").split(",")
+RULESETS = ["tozsde", "boerse"]
 PLAYERS = {2: ["Anna", "Béla"], 3: ["Anna", "Béla", "Csaba"], 4: ["Anna", "Béla", "Csaba", "Dóra"]}
 SHARES = {"tozsde": 5, "boerse": 4}
 """Shares per company: T1 (Tőzsde), B3 (Die Börse)."""
