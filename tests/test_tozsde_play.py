@@ -82,6 +82,7 @@ def test_every_sampled_action_of_every_choice_is_accepted():
         for choice in game.legal_actions():
             for _ in range(3):
                 assert game.check(choice.sample(rng)) is None, choice
+        json.dumps(game.view())  # the view can be made in every phase
         game.apply(bot_action(game, rng))
 
 

@@ -75,6 +75,7 @@ def test_t12_order_entered_by_hand():
     roll(game, 0, 1)
     events = game.apply({"type": "set_order", "order": [2, 0, 1]})
     assert game.state.order == [2, 0, 1] and game.state.phase == "draw" and game.state.current == 2
+    assert game.rules.public_view(game.state)["rolloff"]["places"] == {"1": 2, "2": 0, "3": 1}
     assert "The order of play is Cecil, Anna, Béla." in texts(events)
     bad = Game(setup(3)).check({"type": "set_order", "order": [0, 0, 1]})
     assert bad.code == "tozsde.bad_order"

@@ -346,6 +346,7 @@ class Rules(Ruleset):
         ro = state.data["rolloff"]
         ro["by_hand"] = True
         ro["group"], ro["rolls"] = [], []
+        ro["last"] = order[::-1]  # the places now follow the order entered
         events = [Event("tozsde.order_set", {"order": ", ".join(self._name(state, s) for s in order), "seats": order})]
         self._start_draw(state, order, events)
         return events
