@@ -804,7 +804,10 @@ class Rules(Ruleset):
             return rejection
         player = state.players[p]
         closed = state.data["closed"]
-        actor = state.debt.debtor if state.debt is not None else state.current
+        debt = state.debt
+        if debt is not None and kind not in ("sell", "borrow"):
+            return Rejection("waiting_for_payment", {"player": state.players[debt.debtor].name, "amount": debt.total()})
+        actor = debt.debtor if debt is not None else state.current
         if p != actor and kind in self._player_actions:
             return Rejection("not_your_turn", {"player": player.name, "type": kind})
         if kind in ("buy", "sell"):
