@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from companion.game import Game
 
+from tests.test_tozsde_support import setup
+
 from tests.test_tozsde_support import (
     FIELDS,
     approach,
@@ -357,3 +359,79 @@ def test_c3_t9_the_roll_after_a_bet_is_the_casino_roll_not_a_move():
     assert game.state.players[0].position == here
     assert game.rules.public_view(game.state)["casino"] == {"stake": 600, "numbers": [1, 2], "multiplier": 3, "value": 2, "won": True}
     assert game.state.players[0].cash == 2000 - 600 + 1800
+
+
+def test_c6_refined_rejections_render_in_every_language():
+    """C6: the ruleset's own rejection reasons come with all their details, in English, Hungarian and German."""
+    import re
+
+    from companion.messages import LANGUAGES
+
+    seen = {}
+
+    def note(game, action):
+        rejection = game.check(action)
+        assert rejection is not None and rejection.code.startswith("tozsde."), (action, rejection)
+        seen[rejection.code] = rejection
+        return rejection
+
+    game = started(2)
+    note(game, {"type": "sell", "player": 0, "company": "1", "count": 1})  # sell_after_roll
+    note(game, {"type": "buy", "player": 0, "company": "1", "count": 1})  # roll_first
+    note(game, {"type": "end_turn", "player": 0})  # roll_first
+    give_shares(game, 1, "9", 1)
+    set_cash(game, 0, 1500)
+    land(game, first_site("9"))  # rent 300: 1200 left
+    note(game, {"type": "roll", "player": 0, "value": 3})  # already_rolled
+    note(game, {"type": "buy", "player": 0, "company": "8", "count": 1})  # buy_only_site
+    note(game, {"type": "buy", "player": 0, "company": "9", "count": 2})  # not_enough_cash
+    note(game, {"type": "sell", "player": 0, "company": "1", "count": 6})  # not_enough_shares
+    game.apply({"type": "buy", "player": 0, "company": "9", "count": 1})
+    note(game, {"type": "buy", "player": 0, "company": "9", "count": 2})  # limit_reached
+    game.apply({"type": "end_turn", "player": 0})
+    give_shares(game, 0, "10", 5)
+    set_cash(game, 1, 100)
+    land(game, first_site("10"))  # Béla owes 1500 with 100 in cash
+    note(game, {"type": "end_turn", "player": 1})  # must_settle_debt
+    casino = casino_game()
+    note(casino, {"type": "end_turn", "player": 0})  # bet_required
+    note(casino, {"type": "bet", "player": 0, "stake": 500, "numbers": [3, 1]})  # bad_numbers
+    set_cash(casino, 0, 600)
+    note(casino, {"type": "bet", "player": 0, "stake": 700, "numbers": [3]})  # stake_above_cash
+    casino.apply({"type": "bet", "player": 0, "stake": 500, "numbers": [3]})
+    note(casino, {"type": "end_turn", "player": 0})  # casino_roll_required
+    change = started(2)
+    set_cash(change, 0, 20000)
+    land(change, fields_of("change")[0])
+    for company in ("5", "6", "7"):
+        change.apply({"type": "buy", "player": 0, "company": company, "count": 1})
+    note(change, {"type": "buy", "player": 0, "company": "8", "count": 1})  # change_companies_reached
+    change.apply({"type": "buy", "player": 0, "company": "5", "count": 1})
+    change.apply({"type": "buy", "player": 0, "company": "6", "count": 1})
+    note(change, {"type": "buy", "player": 0, "company": "7", "count": 1})  # change_total_reached
+    other = started(2)
+    land(other, fields_of("premium")[0])
+    note(other, {"type": "buy", "player": 0, "company": "9", "count": 1})  # no_buying_here
+    full = started(2)
+    give_shares(full, 1, "9", 4)
+    set_cash(full, 0, 9000)
+    land(full, first_site("9"))
+    note(full, {"type": "buy", "player": 0, "company": "9", "count": 2})  # not_at_exchange
+    order = Game(setup(2))
+    note(order, {"type": "set_order", "order": [1, 1]})  # bad_order
+    order.apply({"type": "set_order", "order": [0, 1]})
+    order.apply({"type": "draw", "player": 0, "company": "4"})
+    note(order, {"type": "draw", "player": 1, "company": "4"})  # already_drawn
+    assert set(seen) == {
+        "tozsde." + code
+        for code in (
+            "sell_after_roll", "roll_first", "already_rolled", "buy_only_site", "not_enough_cash", "not_enough_shares",
+            "limit_reached", "must_settle_debt", "bet_required", "bad_numbers", "stake_above_cash",
+            "casino_roll_required", "change_companies_reached", "change_total_reached", "no_buying_here",
+            "not_at_exchange", "bad_order", "already_drawn",
+        )
+    }
+    for rejection in seen.values():
+        for language in LANGUAGES:
+            text = rejection.message(language)
+            assert not re.search(r"\{\w+\}", text), (rejection, language, text)
