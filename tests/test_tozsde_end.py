@@ -228,3 +228,26 @@ def test_t11_timed_clock_time_up_at_any_time():
     assert game.state.finished and game.state.end_reason == "time_up"
     assert game.state.ranking == [[2], [1], [0]]
     assert keys(events) == ["tozsde.time_up", "game_ended"]
+
+
+def test_t5_the_exchange_has_unlimited_cash():
+    """T5: the Exchange (bank) has unlimited cash; the 87 000 Rubin of notes are no limit."""
+    game = started(2)
+    assert game.state.bank_cash is None and game.view()["bank_cash"] is None
+    give_shares(game, 0, "9", 5)
+    give_shares(game, 0, "10", 5)
+    set_cash(game, 0, 200000)  # more than all the notes in the box
+    land(game, fields_of("premium")[0])
+    assert game.state.players[0].cash == 200000 + 100 * 20
+    assert not game.state.finished
+
+
+def test_section8_note_only_cash_no_shares_handed_over_no_credit():
+    """§8 note: players pay each other only in cash, hand over no shares, and get no credit."""
+    game = started(2)
+    give_shares(game, 1, "9", 5)
+    set_cash(game, 0, 0)
+    land(game, site("9"))
+    assert game.state.players[1].cash == 2000  # nothing paid on credit
+    assert legal_types(game) == {"sell"}  # no loan, no giving shares: only selling to the exchange
+    assert all(p.credit == 0 for p in game.state.players)
