@@ -124,7 +124,9 @@ def _check_fields(fields: list[Any], spec: dict[str, Any], companies: list[str],
     for kind, need in spec["kinds"].items():
         have = by_kind[kind]
         if len(have) != need:
-            errors.append(f"§3 needs {need} {kind} field(s), the board has {len(have)}: {_list(have)}")
+            # The company sites are listed company by company below.
+            where = "" if kind == "company" else f": {_list(have)}"
+            errors.append(f"§3 needs {need} {kind} field(s), the board has {len(have)}{where}")
     need = spec["sites_per_company"]
     for company in companies:
         if len(sites[company]) != need:
