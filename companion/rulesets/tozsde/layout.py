@@ -172,7 +172,7 @@ class Layout:
 
     >>> import json
     >>> from importlib import resources
-    >>> board = json.loads(resources.files(__package__).joinpath("board.json").read_text(encoding="utf-8"))
+    >>> board = json.loads(resources.files("companion.rulesets.tozsde").joinpath("board.json").read_text(encoding="utf-8"))
     >>> layout = Layout(board)
     >>> len(layout.fields), len(layout.start)
     (61, 12)
