@@ -403,7 +403,9 @@ def test_message_fallbacks():
 
 # -- a third game needs no edit of the core ---------------------------------------------------
 @pytest.fixture
-def coin():
+def coin(monkeypatch):
+    # registered for this test only: other tests (and doctests) see the registry as it was
+    monkeypatch.setattr(registry, "_registered", dict(registry._registered))
     registry.register("coin", CoinRules)
     yield {"ruleset": "coin", "players": ["Anna", "Béla"]}
 
