@@ -71,7 +71,7 @@ def test_board_check_field_outside_the_hexagon():
     """Not a hexagon of 5 a side: a field outside is named with its id and q, r, the hole too."""
     f = field(BOARD, 1)
     errors = errors_for(lambda b: field(b, 1).update(q=5, r=-5))
-    assert f"field 1 (q=5, r=-5): lies outside the hexagon of 5 fields a side (max(|q|, |r|, |q+r|) must be at most 4)" in errors
+    assert "field 1 (q=5, r=-5): lies outside the hexagon of 5 fields a side (max(|q|, |r|, |q+r|) must be at most 4)" in errors
     assert f"no field at q={f['q']}, r={f['r']}" in errors
 
 

@@ -8,7 +8,6 @@ from tests.test_tozsde_support import setup
 
 from tests.test_tozsde_support import (
     FIELDS,
-    approach,
     clear_shares,
     fields_of,
     give_shares,

@@ -23,7 +23,7 @@ from companion.events import Event
 from companion.ledger import finish, move_shares, pay_or_owe, settle_debt, transfer
 from companion.ruleset import Ruleset, SetupError
 from companion.rulesets.tozsde import layout as board_layout
-from companion.state import BANK, Debt, State
+from companion.state import BANK, State
 
 DIE = IntRange(1, 6)
 """Every roll is one die value (C3)."""
