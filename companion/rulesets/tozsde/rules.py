@@ -31,6 +31,7 @@ DIE = IntRange(1, 6)
 NUMBERS = OneOf(tuple(list(c) for n in (1, 2, 3) for c in itertools.combinations(range(1, 7), n)))
 """The casino call: 1 to 3 different numbers, sorted (§7.3, T9)."""
 
+
 def _is_int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
@@ -770,8 +771,9 @@ class Rules(Ruleset):
                 "name": board.get("name"),
                 "house_default": bool(board.get("house_default", False)),
                 "note": board.get("note"),
-                "directions": board["directions"],
-                "fields": board["fields"],
+                # Copies: the layout behind them is shared by every game on this board.
+                "directions": {n: list(d) for n, d in board["directions"].items()},
+                "fields": [dict(f) for f in board["fields"]],
             },
             "house_defaults": ["board"] if board.get("house_default") else [],
         }
