@@ -25,7 +25,6 @@ from tests.test_boerse_support import (
     real,
     setup,
     space,
-    take,
     texts,
 )
 

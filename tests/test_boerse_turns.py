@@ -11,7 +11,6 @@ import pytest
 from companion.game import Game
 from tests.test_boerse_support import (
     TOTAL,
-    give,
     hand,
     keys,
     land,
