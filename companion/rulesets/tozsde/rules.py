@@ -329,7 +329,11 @@ class Rules(Ruleset):
                 cost += price
                 n += 1
             if n:
-                out.append(self._memo_choice(("buy", p, c, n, k), lambda: self._buy_choice(p, c, n, k)))
+                key = ("buy", p, c, n, k)
+                choice = self._choices.get(key)
+                if choice is None:
+                    choice = self._choices[key] = self._buy_choice(p, c, n, k)
+                out.append(choice)
         return out
 
     # ------------------------------------------------------------------
