@@ -76,7 +76,7 @@ def test_random_setup_action_is_the_shuffle_when_due():
 def test_a_bad_shuffle_is_refused_with_the_reason(order, reason):
     game = Game(setup(2))
     rejection = game.check({"type": "shuffle", "order": order})
-    assert rejection.code == "bad_shuffle" and reason in rejection.message()
+    assert rejection.code == "boerse.bad_shuffle" and reason in rejection.message()
 
 
 def test_a_replay_needs_no_random_generator():
@@ -157,7 +157,7 @@ def test_every_house_card_can_be_played():
             game.state.data["drawn"] = 37
         hand(game, 1, "Auto", 1)
         events = land(game, RISK)
-        assert events[2].key == "card_drawn" and events[2].params["card"] == card["id"]
+        assert keys(events)[2] == "card_drawn" and events[2].params["card"] == card["id"]
         assert money(game.state) == TOTAL
         assert game.state.phase in ("after", "offer", "debt", "card", "pick"), card
 
@@ -212,7 +212,7 @@ def test_real_deck_price_cards():
 def test_a_card_is_entered_by_the_banker_only_in_real_mode():
     game = virtual(2)
     land(game, RISK)
-    assert game.check({"type": "card", "effect": "bank_pays", "amount": 100}).code == "virtual_deck"
+    assert game.check({"type": "card", "effect": "bank_pays", "amount": 100}).code == "boerse.virtual_deck"
 
 
 def test_no_second_boersenschluss():
@@ -252,7 +252,7 @@ def test_an_offer_needs_the_cash_or_a_credit():
     game = real(2)
     land(game, RISK)
     game.apply({"type": "card", "effect": "offer", "company": "Bau", "price": 1000})
-    assert game.check({"type": "accept_offer", "player": 0}).code == "not_enough_cash"
+    assert game.check({"type": "accept_offer", "player": 0}).code == "boerse.not_enough_cash"
     game.apply({"type": "borrow", "player": 0, "amount": 500})
     game.apply({"type": "accept_offer", "player": 0})
     assert game.state.players[0].cash == 150 and game.state.players[0].shares == {"Bau": 1}

@@ -247,10 +247,13 @@ def test_every_event_and_rejection_has_its_texts():
     assert set(catalogue) >= {"en", "de", "hu"}
     for language in ("en", "de", "hu"):
         assert set(catalogue[language]) == set(catalogue["en"]), language
-    used = {k for k in re.findall(r'(?:Event|Rejection)\("([a-z_]+)"', code) if not k.endswith("_")}
-    used |= {"price_rose", "price_fell", "price_rose_pick", "price_fell_pick", "pick_rise", "pick_fall",
-             "paid_bank", "paid_fiscus", "offer_lapsed_share_limit", "offer_lapsed_sold_out",
-             "offer_lapsed_exchange_closed"}
+    used = {k for k in re.findall(r'(?:Event|Rejection|_counted)\("([a-z_.]+)"', code) if not k.endswith("_")}
+    used |= {"boerse." + k for k in (
+        "price_rose", "price_fell", "price_rose_pick", "price_fell_pick", "pick_rise", "pick_fall", "paid_bank",
+        "paid_fiscus", "offer_lapsed_share_limit", "offer_lapsed_sold_out", "offer_lapsed_exchange_closed",
+        "bought_one", "sold_one", "takeover_paid_one", "shares_lost_one")}
+    assert all(k.startswith("boerse.") or k in CATALOGUE["en"] for k in used)
+    assert all(k.startswith("boerse.") for k in catalogue["en"])  # no clash with the core or another game
     missing = {k for k in used if k not in catalogue["en"] and k not in CATALOGUE["en"]}
     assert not missing
     for seed in range(6):
@@ -270,11 +273,11 @@ def test_every_event_and_rejection_has_its_texts():
 @pytest.mark.parametrize(
     "action, code",
     [
-        ({"type": "buy", "player": 0, "company": "Stahl", "count": 2}, "not_enough_cash"),
+        ({"type": "buy", "player": 0, "company": "Stahl", "count": 2}, "boerse.not_enough_cash"),
         ({"type": "buy", "player": 1, "company": "Stahl", "count": 1}, "not_your_turn"),
-        ({"type": "borrow", "player": 0, "amount": 2500}, "credit_limit"),
-        ({"type": "borrow", "player": 0, "amount": 700}, "credit_step"),
-        ({"type": "repay", "player": 0, "amount": 500}, "repay_too_much"),
+        ({"type": "borrow", "player": 0, "amount": 2500}, "boerse.credit_limit"),
+        ({"type": "borrow", "player": 0, "amount": 700}, "boerse.credit_step"),
+        ({"type": "repay", "player": 0, "amount": 500}, "boerse.repay_too_much"),
         ({"type": "roll", "player": 0, "value": 9}, "out_of_range"),
         ({"type": "end_turn", "player": 0}, "not_allowed_now"),
         ({"type": "pick", "player": 0, "company": "Stahl"}, "not_allowed_now"),

@@ -53,7 +53,7 @@ def test_closing_two_rounds_after_boersenschluss():
     for action in data["actions"]:
         before = game.state.current
         events = game.apply(action)
-        if closer is None and any(e.key == "boersenschluss" for e in events):
+        if closer is None and any(e.key == "boerse.boersenschluss" for e in events):
             closer = before
             closed_at = game.state.round
             active = len(game.state.active_players())

@@ -40,7 +40,7 @@ def test_buying_pays_the_current_price_to_the_bank_then_the_price_rises_100():
     assert s.bank_cash == bank + 1000
     assert s.players[0].shares == {"Stahl": 2} and s.bank_shares["Stahl"] == 2
     assert s.data["prices"]["Stahl"] == 600  # once per transaction, not per share
-    assert texts(events) == ["Anna bought 2 share(s) of Stahl for 1000 DM; the price rises to 600 DM."]
+    assert texts(events) == ["Anna bought 2 shares of Stahl for 1000 DM; the price rises to 600 DM."]
 
 
 def test_several_transactions_each_move_the_price():
@@ -67,11 +67,11 @@ def test_a_player_holds_at_most_four_shares_in_all():
     game = real()
     give(game, 0, 5000)
     buy(game, "Stahl", 3)
-    assert game.check({"type": "buy", "player": 0, "company": "Bau", "count": 2}).code == "share_limit"
+    assert game.check({"type": "buy", "player": 0, "company": "Bau", "count": 2}).code == "boerse.share_limit"
     buy(game, "Bau", 1)
     assert "buy" not in legal_types(game)
     rejection = game.check({"type": "buy", "player": 0, "company": "Auto", "count": 1})
-    assert rejection.code == "share_limit"
+    assert rejection.code == "boerse.share_limit"
     assert "at most 4" in rejection.message()
 
 
@@ -81,17 +81,17 @@ def test_a_sold_out_package_cannot_be_bought():
     give(game, 1, 3000)
     hand(game, 1, "Elektro", 4)
     give(game, 0, 3000)
-    assert game.check({"type": "buy", "player": 0, "company": "Elektro", "count": 1}).code == "sold_out"
+    assert game.check({"type": "buy", "player": 0, "company": "Elektro", "count": 1}).code == "boerse.sold_out"
     assert game.rules.market(game.state, "Elektro")["buy"] is None
     assert game.check({"type": "buy", "player": 0, "company": "Bau", "count": 1}) is None  # other packages still
     hand(game, 2, "Bau", 3)
-    assert game.check({"type": "buy", "player": 0, "company": "Bau", "count": 2}).code == "not_enough_at_bank"
+    assert game.check({"type": "buy", "player": 0, "company": "Bau", "count": 2}).code == "boerse.not_enough_at_bank"
 
 
 def test_not_enough_cash():
     game = real()
     rejection = game.check({"type": "buy", "player": 0, "company": "Stahl", "count": 2})
-    assert rejection.code == "not_enough_cash"
+    assert rejection.code == "boerse.not_enough_cash"
     assert rejection.params["cost"] == 1000 and rejection.params["cash"] == 700
     assert "Anna has 700 DM; this costs 1000 DM." == rejection.message()
     assert "Anna hat 700 DM; das kostet 1000 DM." == rejection.message("de")
@@ -99,7 +99,7 @@ def test_not_enough_cash():
 
 def test_unknown_package_is_refused():
     game = real()
-    assert game.check({"type": "buy", "player": 0, "company": "Gold", "count": 1}).code == "unknown_package"
+    assert game.check({"type": "buy", "player": 0, "company": "Gold", "count": 1}).code == "boerse.unknown_package"
 
 
 # -- selling --------------------------------------------------------------------------------------
@@ -113,14 +113,14 @@ def test_selling_pays_the_current_value_then_the_price_falls_100():
     assert s.players[0].cash == 700 + 1600
     assert s.players[0].shares == {"Auto": 1} and s.bank_shares["Auto"] == 3
     assert s.data["prices"]["Auto"] == 700
-    assert texts(events) == ["Anna sold 2 share(s) of Auto for 1600 DM; the price falls to 700 DM."]
+    assert texts(events) == ["Anna sold 2 shares of Auto for 1600 DM; the price falls to 700 DM."]
 
 
 def test_cannot_sell_more_than_held():
     game = real()
     hand(game, 0, "Auto", 1)
-    assert game.check({"type": "sell", "player": 0, "company": "Auto", "count": 2}).code == "not_enough_shares"
-    assert game.check({"type": "sell", "player": 0, "company": "Bau", "count": 1}).code == "not_enough_shares"
+    assert game.check({"type": "sell", "player": 0, "company": "Auto", "count": 2}).code == "boerse.not_enough_shares"
+    assert game.check({"type": "sell", "player": 0, "company": "Bau", "count": 1}).code == "boerse.not_enough_shares"
 
 
 # -- who and when ---------------------------------------------------------------------------------
@@ -140,10 +140,10 @@ def test_only_before_the_roll():
     game.apply({"type": "roll", "player": 0, "value": 2})  # onto a risk space: the card is entered next
     for phase_action in ({"type": "buy", "player": 0, "company": "Stahl", "count": 1},
                          {"type": "sell", "player": 0, "company": "Bau", "count": 1}):
-        assert game.check(phase_action).code == "trade_before_roll"
+        assert game.check(phase_action).code == "boerse.trade_before_roll"
     game.apply({"type": "card", "effect": "bank_pays", "amount": 100})
     assert game.state.phase == "after"
-    assert game.check({"type": "buy", "player": 0, "company": "Stahl", "count": 1}).code == "trade_before_roll"
+    assert game.check({"type": "buy", "player": 0, "company": "Stahl", "count": 1}).code == "boerse.trade_before_roll"
     assert {"buy", "sell"}.isdisjoint(legal_types(game))
 
 
@@ -168,8 +168,8 @@ def test_no_trading_after_boersenschluss():
     game.apply({"type": "end_turn", "player": 1})
     assert game.state.phase == "trade" and game.state.current == 0
     assert {"buy", "sell"}.isdisjoint(legal_types(game))
-    assert game.check({"type": "buy", "player": 0, "company": "Stahl", "count": 1}).code == "exchange_closed"
-    assert game.check({"type": "sell", "player": 0, "company": "Bau", "count": 1}).code == "exchange_closed"
+    assert game.check({"type": "buy", "player": 0, "company": "Stahl", "count": 1}).code == "boerse.exchange_closed"
+    assert game.check({"type": "sell", "player": 0, "company": "Bau", "count": 1}).code == "boerse.exchange_closed"
     market = game.rules.market(game.state, "Bau")
     assert market["buy"] is None and market["sell"] is None and market["price"] == 500
     # credit stays open (B11)
@@ -194,7 +194,7 @@ def test_takeover_above_1500_pays_1500_a_share():
     assert s.bank_shares["Stahl"] == 4 and not s.players[1].shares and not s.players[2].shares
     assert s.data["prices"]["Stahl"] == 500
     assert keys(events) == ["price_rose_pick", "takeover", "takeover_paid", "takeover_paid"]
-    assert "Bernd hands in 3 share(s) of Stahl and receives 4500 DM." in texts(events)
+    assert "Bernd hands in 3 shares of Stahl and receives 4500 DM." in texts(events)
     assert money(s) == TOTAL
 
 
@@ -233,7 +233,7 @@ def test_bankrupt_package_below_100_loses_shares_without_compensation():
     assert [p.cash for p in s.players] == cash
     assert s.bank_shares["Textil"] == 4 and s.data["prices"]["Textil"] == 500
     assert keys(events) == ["price_fell_pick", "package_bankrupt", "shares_lost", "shares_lost"]
-    assert "Bernd loses 2 share(s) of Textil without compensation." in texts(events)
+    assert "Bernd loses 2 shares of Textil without compensation." in texts(events)
 
 
 def test_exactly_100_is_not_bankrupt():
@@ -277,5 +277,5 @@ def test_apply_refuses_and_changes_nothing():
     before = game.state.to_json()
     with pytest.raises(Rejection) as error:
         buy(game, "Stahl", 4)
-    assert error.value.code == "not_enough_cash"
+    assert error.value.code == "boerse.not_enough_cash"
     assert game.state.to_json() == before

@@ -60,7 +60,7 @@ def test_a_roll_outside_1_to_6_is_refused(value):
 def test_one_roll_a_turn():
     game = real()
     game.apply({"type": "roll", "player": 0, "value": 3})
-    assert game.check({"type": "roll", "player": 0, "value": 3}).code == "already_rolled"
+    assert game.check({"type": "roll", "player": 0, "value": 3}).code == "boerse.already_rolled"
 
 
 def test_movement_wraps_around_the_track():
@@ -241,8 +241,8 @@ def test_the_credit_line_is_500_to_2000():
     borrow = [c for c in game.legal_actions() if c.type == "borrow"][0]
     assert list(borrow.params["amount"].values()) == [500, 1000, 1500, 2000]
     game.apply({"type": "borrow", "player": 0, "amount": 1500})
-    assert game.check({"type": "borrow", "player": 0, "amount": 1000}).code == "credit_limit"
-    assert game.check({"type": "borrow", "player": 0, "amount": 250}).code == "credit_step"
+    assert game.check({"type": "borrow", "player": 0, "amount": 1000}).code == "boerse.credit_limit"
+    assert game.check({"type": "borrow", "player": 0, "amount": 250}).code == "boerse.credit_step"
     game.apply({"type": "borrow", "player": 0, "amount": 500})
     assert game.state.players[0].credit == 2000 and game.state.players[0].cash == 700 + 1800
     assert "borrow" not in legal_types(game)
@@ -260,8 +260,8 @@ def test_repaying_in_steps_of_500_on_ones_turn():
     # rule book, Credit: repay in full or in part, in amounts of 500 DM, on one's turn (B5)
     game = real()
     game.apply({"type": "borrow", "player": 0, "amount": 1500})
-    assert game.check({"type": "repay", "player": 0, "amount": 300}).code == "credit_step"
-    assert game.check({"type": "repay", "player": 0, "amount": 2000}).code == "repay_too_much"
+    assert game.check({"type": "repay", "player": 0, "amount": 300}).code == "boerse.credit_step"
+    assert game.check({"type": "repay", "player": 0, "amount": 2000}).code == "boerse.repay_too_much"
     game.apply({"type": "repay", "player": 0, "amount": 500})
     assert game.state.players[0].credit == 1000 and game.state.players[0].cash == 700 + 1350 - 500
     game.apply({"type": "roll", "player": 0, "value": DOMAIN})
@@ -275,7 +275,7 @@ def test_repaying_needs_the_cash():
     game = real()
     game.apply({"type": "borrow", "player": 0, "amount": 500})
     take(game, 0, 800)
-    assert game.check({"type": "repay", "player": 0, "amount": 500}).code == "not_enough_cash"
+    assert game.check({"type": "repay", "player": 0, "amount": 500}).code == "boerse.not_enough_cash"
     assert "repay" not in legal_types(game)
 
 
@@ -317,7 +317,7 @@ def test_another_players_debt_is_settled_in_the_rollers_turn():
     s = game.state
     assert s.phase == "debt" and s.debt.debtor == 1 and s.current == 0
     assert s.players[0].cash == 600 and s.players[2].cash == 700  # Clara pays after Bernd
-    assert game.check({"type": "end_turn", "player": 0}).code == "waiting_for_payment"
+    assert game.check({"type": "end_turn", "player": 0}).code == "boerse.waiting_for_payment"
     game.apply({"type": "sell", "player": 1, "company": "Stahl", "count": 1})
     assert s.phase == "after" and s.current == 0
     assert [p.cash for p in s.players] == [600, 450, 600]

@@ -19,7 +19,7 @@ A turn (B4, B7, B8, B11) goes through these phases:
 >>> from companion.game import Game
 >>> game = Game({"ruleset": "boerse", "players": ["Anna", "Bernd"], "options": {"deck": "real"}})
 >>> [e.text() for e in game.apply({"type": "buy", "player": 0, "company": "Stahl", "count": 1})]
-['Anna bought 1 share(s) of Stahl for 500 DM; the price rises to 600 DM.']
+['Anna bought 1 share of Stahl for 500 DM; the price rises to 600 DM.']
 >>> game.state.players[0].cash, game.state.data["prices"]["Stahl"]
 (200, 600)
 """
@@ -40,6 +40,11 @@ from companion.state import BANK, Debt, State
 from companion.turns import advance, begin, eliminate, rank, rounds_after_this_turn
 
 FISCUS = "fiscus"
+
+
+def _counted(key: str, count: int) -> str:
+    """The message key for a number of shares: ``key_one`` for exactly one."""
+    return key + "_one" if count == 1 else key
 
 
 class Rules(Ruleset):
@@ -355,7 +360,7 @@ class Rules(Ruleset):
     def _do_shuffle(self, state: State, action: Action, events: list[Event]) -> None:
         state.data["deck"] = list(action["order"])
         state.turn = {"stage": "trade"}
-        events.append(Event("deck_shuffled", {"cards": len(action["order"])}))
+        events.append(Event("boerse.deck_shuffled", {"cards": len(action["order"])}))
 
     def _do_buy(self, state: State, action: Action, events: list[Event]) -> None:
         # B4, rule book "Buying": k·p to the bank, then the price rises by 100 once.
@@ -365,7 +370,7 @@ class Rules(Ruleset):
         transfer(state, p, BANK, cost)
         move_shares(state, c, BANK, p, k)
         prices[c] += self.trade_move
-        events.append(Event("bought", {"player": self._name(state, p), "count": k, "company": c, "cost": cost,
+        events.append(Event(_counted("boerse.bought", k), {"player": self._name(state, p), "count": k, "company": c, "cost": cost,
                                        "price": prices[c]}))
         self._check_price(state, c, events)
 
@@ -377,7 +382,7 @@ class Rules(Ruleset):
         move_shares(state, c, p, BANK, k)
         transfer(state, BANK, p, proceeds)
         prices[c] -= self.trade_move
-        events.append(Event("sold", {"player": self._name(state, p), "count": k, "company": c, "proceeds": proceeds,
+        events.append(Event(_counted("boerse.sold", k), {"player": self._name(state, p), "count": k, "company": c, "proceeds": proceeds,
                                      "price": prices[c]}))
         if not state.finished:
             self._check_price(state, c, events)
@@ -388,14 +393,14 @@ class Rules(Ruleset):
         interest = amount * self.interest // 100
         state.players[p].credit += amount
         transfer(state, BANK, p, amount - interest)
-        events.append(Event("borrowed", {"player": self._name(state, p), "amount": amount, "interest": interest,
+        events.append(Event("boerse.borrowed", {"player": self._name(state, p), "amount": amount, "interest": interest,
                                          "received": amount - interest, "credit": state.players[p].credit}))
 
     def _do_repay(self, state: State, action: Action, events: list[Event]) -> None:
         p, amount = action["player"], action["amount"]
         transfer(state, p, BANK, amount)
         state.players[p].credit -= amount
-        events.append(Event("repaid", {"player": self._name(state, p), "amount": amount,
+        events.append(Event("boerse.repaid", {"player": self._name(state, p), "amount": amount,
                                        "credit": state.players[p].credit}))
 
     def _do_roll(self, state: State, action: Action, events: list[Event]) -> None:
@@ -403,7 +408,7 @@ class Rules(Ruleset):
         p, value = action["player"], action["value"]
         state.turn["rolled"] = value
         state.turn["stage"] = "after"
-        events.append(Event("rolled", {"player": self._name(state, p), "value": value}))
+        events.append(Event("boerse.rolled", {"player": self._name(state, p), "value": value}))
         if self._move(state, p, value, events) and not state.finished:
             self._land(state, p, events)
 
@@ -418,7 +423,7 @@ class Rules(Ruleset):
         state.data["drawn"] += 1
         state.data["last_card"] = effect
         state.turn["stage"] = "after"
-        events.append(Event("card_entered", {"player": self._name(state, state.current), "effect": effect["effect"]}))
+        events.append(Event("boerse.card_entered", {"player": self._name(state, state.current), "effect": effect["effect"]}))
         self._effect(state, state.current, effect, events)
 
     def _do_accept_offer(self, state: State, action: Action, events: list[Event]) -> None:
@@ -432,14 +437,14 @@ class Rules(Ruleset):
         move_shares(state, c, BANK, p, 1)
         prices = state.data["prices"]
         prices[c] += self.trade_move
-        events.append(Event("offer_accepted", {"player": self._name(state, p), "company": c, "cost": price,
+        events.append(Event("boerse.offer_accepted", {"player": self._name(state, p), "company": c, "cost": price,
                                                "price": prices[c]}))
         self._check_price(state, c, events)
 
     def _do_decline_offer(self, state: State, action: Action, events: list[Event]) -> None:
         offer = state.turn.pop("offer")
         state.turn["stage"] = "after"
-        events.append(Event("offer_declined", {"player": self._name(state, action["player"]), **offer}))
+        events.append(Event("boerse.offer_declined", {"player": self._name(state, action["player"]), **offer}))
 
     def _do_end_turn(self, state: State, action: Action, events: list[Event]) -> None:
         self._pass_turn(state, events)
@@ -454,18 +459,18 @@ class Rules(Ruleset):
             if self.stop_at_start:
                 # B8: passing or reaching start ends the move there; the dividend is paid.
                 player.position = self.start
-                events.append(Event("reached_start", {"player": self._name(state, p), "space": self.start}))
+                events.append(Event("boerse.reached_start", {"player": self._name(state, p), "space": self.start}))
                 self._dividend(state, p, events)
                 return False
             # B8 option "continue": the dividend, then the move goes on.
-            events.append(Event("passed_start", {"player": self._name(state, p)}))
+            events.append(Event("boerse.passed_start", {"player": self._name(state, p)}))
             self._dividend(state, p, events)
             player.position = (pos + steps) % self.length
             if player.position == self.start or state.finished:
                 return False
         else:
             player.position = (pos + steps) % self.length
-        events.append(Event("moved", {"player": self._name(state, p), "space": player.position,
+        events.append(Event("boerse.moved", {"player": self._name(state, p), "space": player.position,
                                       "kind": self.spaces[player.position]["kind"]}))
         return True
 
@@ -475,12 +480,12 @@ class Rules(Ruleset):
         amount = self.dividend_for(total)
         name = self._name(state, p)
         if not state.players[p].shares:
-            events.append(Event("no_dividend", {"player": name, "total": total}))
+            events.append(Event("boerse.no_dividend", {"player": name, "total": total}))
             return
         paid = transfer(state, BANK, p, amount)
-        events.append(Event("dividend", {"player": name, "total": total, "amount": paid}))
+        events.append(Event("boerse.dividend", {"player": name, "total": total, "amount": paid}))
         if paid < amount:
-            events.append(Event("bank_short", {"player": name, "unpaid": amount - paid}))
+            events.append(Event("boerse.bank_short", {"player": name, "unpaid": amount - paid}))
 
     def dividend_for(self, total: int) -> int:
         """The dividend for a sum of prices (B9).
@@ -503,12 +508,12 @@ class Rules(Ruleset):
             # The player picks which package rises or falls.
             state.turn["pick"] = space["amount"] if kind == "rise" else -space["amount"]
             state.turn["stage"] = "pick"
-            events.append(Event("pick_" + kind, {"player": self._name(state, p), "amount": space["amount"]}))
+            events.append(Event("boerse.pick_" + kind, {"player": self._name(state, p), "amount": space["amount"]}))
         elif kind == "risk":
             self._risk(state, p, events)
         elif kind == "event":
             label = space.get("name") if isinstance(space.get("name"), dict) else {}
-            events.append(Event("event_space", {"player": self._name(state, p), "effect": space["effect"],
+            events.append(Event("boerse.event_space", {"player": self._name(state, p), "effect": space["effect"],
                                                 "text": label.get("en", space["effect"]),
                                                 "text_de": label.get("de", label.get("en", space["effect"]))}))
             self._effect(state, p, space, events)
@@ -518,19 +523,19 @@ class Rules(Ruleset):
             # B12: Steuererstattung takes the whole Fiscus.
             amount = state.pots[FISCUS]
             transfer(state, FISCUS, p, amount)
-            events.append(Event("tax_refund", {"player": self._name(state, p), "amount": amount}))
+            events.append(Event("boerse.tax_refund", {"player": self._name(state, p), "amount": amount}))
 
     def _risk(self, state: State, p: int, events: list[Event]) -> None:
         # B10: the top card; it goes back under the deck (the n-th draw is order[n % 38]).
         if not self.virtual:
             state.turn["stage"] = "card"
-            events.append(Event("draw_card", {"player": self._name(state, p)}))
+            events.append(Event("boerse.draw_card", {"player": self._name(state, p)}))
             return
         deck = state.data["deck"]
         card = self.cards[deck[state.data["drawn"] % len(deck)]]
         state.data["drawn"] += 1
         state.data["last_card"] = card["id"]
-        events.append(Event("card_drawn", {"player": self._name(state, p), "card": card["id"],
+        events.append(Event("boerse.card_drawn", {"player": self._name(state, p), "card": card["id"],
                                            "text": card["text"]["en"], "text_de": card["text"].get("de", "")}))
         self._effect(state, p, card, events)
 
@@ -569,7 +574,7 @@ class Rules(Ruleset):
             target = effect["space"]
             pos = state.players[p].position
             steps = (target - pos) % self.length or self.length
-            events.append(Event("card_move", {"player": self._name(state, p), "space": target}))
+            events.append(Event("boerse.card_move", {"player": self._name(state, p), "space": target}))
             if self._move(state, p, steps, events) and not state.finished:
                 self._land(state, p, events)
         elif kind == BOERSENSCHLUSS:
@@ -577,9 +582,9 @@ class Rules(Ruleset):
 
     def _bank_pays(self, state: State, p: int, amount: int, events: list[Event]) -> None:
         paid = transfer(state, BANK, p, amount)  # B14: a short bank pays what it has
-        events.append(Event("bank_paid", {"player": self._name(state, p), "amount": paid}))
+        events.append(Event("boerse.bank_paid", {"player": self._name(state, p), "amount": paid}))
         if paid < amount:
-            events.append(Event("bank_short", {"player": self._name(state, p), "unpaid": amount - paid}))
+            events.append(Event("boerse.bank_short", {"player": self._name(state, p), "unpaid": amount - paid}))
 
     def _charge(self, state: State, debtor: int, creditor: Any, amount: int, reason: str) -> None:
         """A payment the debtor owes; made (or left waiting, B6) when the action settles."""
@@ -595,11 +600,11 @@ class Rules(Ruleset):
         elif not state.bank_shares[company]:
             why = "sold_out"
         if why:
-            events.append(Event("offer_lapsed_" + why, {"player": name, "company": company, "price": price}))
+            events.append(Event("boerse.offer_lapsed_" + why, {"player": name, "company": company, "price": price}))
             return
         state.turn["offer"] = {"company": company, "price": price}
         state.turn["stage"] = "offer"
-        events.append(Event("offer_made", {"player": name, "company": company, "price": price}))
+        events.append(Event("boerse.offer_made", {"player": name, "company": company, "price": price}))
 
     def _close(self, state: State, events: list[Event]) -> None:
         # B11: the turn finishes, then two more full rounds from the next player.
@@ -608,14 +613,14 @@ class Rules(Ruleset):
         state.data["closed"] = True
         state.data["closed_round"] = state.round
         rounds_after_this_turn(state, self.data["rounds_after_close"])
-        events.append(Event("boersenschluss", {"player": self._name(state, state.current),
+        events.append(Event("boerse.boersenschluss", {"player": self._name(state, state.current),
                                                "rounds": self.data["rounds_after_close"]}))
 
     # ---------------------------------------------------------------- prices
     def _change_price(self, state: State, c: str, amount: int, events: list[Event], by: str | None = None) -> None:
         prices = state.data["prices"]
         prices[c] += amount
-        key = "price_rose" if amount > 0 else "price_fell"
+        key = "boerse.price_rose" if amount > 0 else "boerse.price_fell"
         params = {"company": c, "amount": abs(amount), "price": prices[c]}
         if by is not None:
             params["player"] = by
@@ -628,22 +633,22 @@ class Rules(Ruleset):
         prices = state.data["prices"]
         price = prices[c]
         if price > self.takeover_above:
-            events.append(Event("takeover", {"company": c, "price": price, "pays": self.takeover_pays}))
+            events.append(Event("boerse.takeover", {"company": c, "price": price, "pays": self.takeover_pays}))
             # Every holder is paid (what a short bank cannot pay is noted, B14), then the game may end.
             for seat, count in sorted(state.holders(c).items()):
                 move_shares(state, c, seat, BANK, count)
                 due = count * self.takeover_pays
                 paid = transfer(state, BANK, seat, due)
-                events.append(Event("takeover_paid", {"player": self._name(state, seat), "count": count,
+                events.append(Event(_counted("boerse.takeover_paid", count), {"player": self._name(state, seat), "count": count,
                                                       "company": c, "amount": paid}))
                 if paid < due:
-                    events.append(Event("bank_short", {"player": self._name(state, seat), "unpaid": due - paid}))
+                    events.append(Event("boerse.bank_short", {"player": self._name(state, seat), "unpaid": due - paid}))
             prices[c] = self.reset_price
         elif price < self.bankrupt_below:
-            events.append(Event("package_bankrupt", {"company": c, "price": price}))
+            events.append(Event("boerse.package_bankrupt", {"company": c, "price": price}))
             for seat, count in sorted(state.holders(c).items()):
                 move_shares(state, c, seat, BANK, count)
-                events.append(Event("shares_lost", {"player": self._name(state, seat), "count": count, "company": c}))
+                events.append(Event(_counted("boerse.shares_lost", count), {"player": self._name(state, seat), "count": count, "company": c}))
             prices[c] = self.reset_price
 
     # ------------------------------------------------------- debts and turns
@@ -665,7 +670,7 @@ class Rules(Ruleset):
             debt = state.debt
             if debt is not None:
                 if settle_debt(state):
-                    events.append(Event("debt_paid", {"player": self._name(state, debt.debtor), "amount": debt.total(),
+                    events.append(Event("boerse.debt_paid", {"player": self._name(state, debt.debtor), "amount": debt.total(),
                                                       "reason": debt.reason}))
                     continue
                 if self.raisable(state, debt.debtor) < debt.total():
@@ -683,11 +688,11 @@ class Rules(Ruleset):
             name = self._name(state, debtor)
             if state.players[debtor].cash >= amount:
                 transfer(state, debtor, creditor, amount)
-                events.append(Event("paid_" + creditor, {"player": name, "amount": amount, "reason": reason}))
+                events.append(Event("boerse.paid_" + creditor, {"player": name, "amount": amount, "reason": reason}))
             elif self.raisable(state, debtor) >= amount:
                 # B6: the payment waits while the debtor sells or borrows.
                 state.debt = Debt(debtor, [[creditor, amount]], reason)
-                events.append(Event("payment_due", {"player": name, "amount": amount,
+                events.append(Event("boerse.payment_due", {"player": name, "amount": amount,
                                                     "cash": state.players[debtor].cash}))
             else:
                 self._bankrupt(state, debtor, [[creditor, amount]], events)
@@ -709,7 +714,7 @@ class Rules(Ruleset):
         player.credit = 0
         for c, count in sorted(player.shares.items()):
             move_shares(state, c, p, BANK, count)
-        events.append(Event("bankrupt", {"player": player.name, "amount": sum(a for _, a in claims), "handed": handed}))
+        events.append(Event("boerse.bankrupt", {"player": player.name, "amount": sum(a for _, a in claims), "handed": handed}))
         eliminate(state, p)  # B17: the last one left ends the game
 
     def _pass_turn(self, state: State, events: list[Event]) -> None:
@@ -796,9 +801,9 @@ class Rules(Ruleset):
     def _explain(self, state: State, action: Action, rejection: Rejection) -> Rejection:
         kind = action.get("type")
         if kind == "shuffle" and state.phase == "shuffle":
-            return Rejection("bad_shuffle", {"reason": self.explain_shuffle(action.get("order")) or "?"})
+            return Rejection("boerse.bad_shuffle", {"reason": self.explain_shuffle(action.get("order")) or "?"})
         if kind == "card" and self.virtual:
-            return Rejection("virtual_deck")
+            return Rejection("boerse.virtual_deck")
         p = action.get("player")
         if not (isinstance(p, int) and not isinstance(p, bool) and 0 <= p < len(state.players)):
             return rejection
@@ -806,55 +811,55 @@ class Rules(Ruleset):
         closed = state.data["closed"]
         debt = state.debt
         if debt is not None and kind not in ("sell", "borrow"):
-            return Rejection("waiting_for_payment", {"player": state.players[debt.debtor].name, "amount": debt.total()})
+            return Rejection("boerse.waiting_for_payment", {"player": state.players[debt.debtor].name, "amount": debt.total()})
         actor = debt.debtor if debt is not None else state.current
         if p != actor and kind in self._player_actions:
             return Rejection("not_your_turn", {"player": player.name, "type": kind})
         if kind in ("buy", "sell"):
             if closed:
-                return Rejection("exchange_closed")
+                return Rejection("boerse.exchange_closed")
             if state.phase != "trade" and not (kind == "sell" and state.phase == "debt"):
-                return Rejection("trade_before_roll", {"player": player.name})
+                return Rejection("boerse.trade_before_roll", {"player": player.name})
             c = action.get("company")
             if not isinstance(c, str) or c not in state.data["prices"]:
-                return Rejection("unknown_package", {"company": c, "packages": ", ".join(self.packages)})
+                return Rejection("boerse.unknown_package", {"company": c, "packages": ", ".join(self.packages)})
             count = action.get("count")
             if not isinstance(count, int) or isinstance(count, bool) or count < 1:
                 return rejection
             price = state.data["prices"][c]
             if kind == "buy":
                 if not state.bank_shares[c]:
-                    return Rejection("sold_out", {"company": c})
+                    return Rejection("boerse.sold_out", {"company": c})
                 if count > state.bank_shares[c]:
-                    return Rejection("not_enough_at_bank", {"company": c, "count": state.bank_shares[c]})
+                    return Rejection("boerse.not_enough_at_bank", {"company": c, "count": state.bank_shares[c]})
                 if player.total_shares() + count > self.max_shares:
-                    return Rejection("share_limit", {"player": player.name, "held": player.total_shares(),
+                    return Rejection("boerse.share_limit", {"player": player.name, "held": player.total_shares(),
                                                      "limit": self.max_shares})
                 if count * price > player.cash:
-                    return Rejection("not_enough_cash", {"player": player.name, "cost": count * price,
+                    return Rejection("boerse.not_enough_cash", {"player": player.name, "cost": count * price,
                                                          "cash": player.cash})
             elif count > player.holding(c):
-                return Rejection("not_enough_shares", {"player": player.name, "company": c, "held": player.holding(c)})
+                return Rejection("boerse.not_enough_shares", {"player": player.name, "company": c, "held": player.holding(c)})
         elif kind in ("borrow", "repay"):
             amount = action.get("amount")
             if not isinstance(amount, int) or isinstance(amount, bool) or amount < 1:
                 return rejection
             if amount % self.credit_step:
-                return Rejection("credit_step", {"step": self.credit_step})
+                return Rejection("boerse.credit_step", {"step": self.credit_step})
             if kind == "borrow" and player.credit + amount > self.credit_limit:
-                return Rejection("credit_limit", {"player": player.name, "credit": player.credit,
+                return Rejection("boerse.credit_limit", {"player": player.name, "credit": player.credit,
                                                   "limit": self.credit_limit})
             if kind == "repay":
                 if amount > player.credit:
-                    return Rejection("repay_too_much", {"player": player.name, "credit": player.credit})
+                    return Rejection("boerse.repay_too_much", {"player": player.name, "credit": player.credit})
                 if amount > player.cash:
-                    return Rejection("not_enough_cash", {"player": player.name, "cost": amount, "cash": player.cash})
+                    return Rejection("boerse.not_enough_cash", {"player": player.name, "cost": amount, "cash": player.cash})
         elif kind == "accept_offer" and state.phase == "offer":
             price = state.turn["offer"]["price"]
             if player.cash < price:
-                return Rejection("not_enough_cash", {"player": player.name, "cost": price, "cash": player.cash})
+                return Rejection("boerse.not_enough_cash", {"player": player.name, "cost": price, "cash": player.cash})
         elif kind == "roll" and state.phase == "after" and p == state.current:
-            return Rejection("already_rolled", {"player": player.name})
+            return Rejection("boerse.already_rolled", {"player": player.name})
         return rejection
 
     _player_actions: ClassVar[frozenset[str]] = frozenset(
