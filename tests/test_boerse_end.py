@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 from companion.game import Game
 from companion.messages import CATALOGUE, LANGUAGES, render
+from companion.rulesets.boerse.effects import EFFECTS
 from tests.test_boerse_support import (
     TOTAL,
     give,
@@ -252,6 +253,7 @@ def test_every_event_and_rejection_has_its_texts():
         "price_rose", "price_fell", "price_rose_pick", "price_fell_pick", "pick_rise", "pick_fall", "paid_bank",
         "paid_fiscus", "offer_lapsed_share_limit", "offer_lapsed_sold_out", "offer_lapsed_exchange_closed",
         "bought_one", "sold_one", "takeover_paid_one", "shares_lost_one")}
+    used |= {"boerse.card_" + effect for effect in EFFECTS}
     assert all(k.startswith("boerse.") or k in CATALOGUE["en"] for k in used)
     assert all(k.startswith("boerse.") for k in catalogue["en"])  # no clash with the core or another game
     missing = {k for k in used if k not in catalogue["en"] and k not in CATALOGUE["en"]}

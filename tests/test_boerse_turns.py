@@ -332,7 +332,7 @@ def test_hopeless_debt_means_bankruptcy_at_once():
     land(game, RISK)
     events = game.apply({"type": "card", "effect": "pay_bank", "amount": 3000})
     s = game.state
-    assert keys(events)[-3:] == ["card_entered", "bankrupt", "game_ended"]
+    assert keys(events)[-3:] == ["card_pay_bank", "bankrupt", "game_ended"]
     assert s.players[0].active is False and s.players[0].cash == 0 and s.players[0].credit == 0
     assert s.finished and s.end_reason == "last_player"
     assert s.ranking == [[1], [0]]

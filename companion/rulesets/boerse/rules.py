@@ -423,7 +423,10 @@ class Rules(Ruleset):
         state.data["drawn"] += 1
         state.data["last_card"] = effect
         state.turn["stage"] = "after"
-        events.append(Event("boerse.card_entered", {"player": self._name(state, state.current), "effect": effect["effect"]}))
+        params = {k: v for k, v in effect.items() if k != "effect"}
+        if "amount" in params:
+            params["change"] = f"{params['amount']:+d}"
+        events.append(Event("boerse.card_" + effect["effect"], {"player": self._name(state, state.current), **params}))
         self._effect(state, state.current, effect, events)
 
     def _do_accept_offer(self, state: State, action: Action, events: list[Event]) -> None:
