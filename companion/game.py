@@ -59,7 +59,9 @@ class Game:
         self.actions.append(action)
         if self.state.finished and self.state.ranking is None:
             self.state.ranking = self.rules.ranking(self.state)
-            events.append(Event("game_ended", {"reason": self.state.end_reason}))
+            names = [self.state.players[p].name for p in (self.state.ranking or [[]])[0]]
+            reason = self.state.end_reason
+            events.append(Event("game_ended", {"variant": reason, "reason": reason, "winner": " = ".join(names)}))
         return events
 
     # -- what the screen and `companion state --json` show -------------------

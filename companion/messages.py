@@ -2,11 +2,14 @@
 
 The core holds the messages every game shares; each ruleset adds its own
 from ``messages.json`` in its folder (``{"en": {key: text}, "hu": …}``).
-Parameters are filled with :meth:`str.format`; a missing translation falls
-back to English, a missing key to the key and its parameters.
+Parameters are filled with :meth:`str.format`; a ``variant`` parameter picks
+the more specific text ``key.variant`` where there is one. A missing
+translation falls back to English, a missing key to the key and its parameters.
 
 >>> render("not_your_turn", {"player": "Béla"}, "de")
 'Béla ist nicht am Zug.'
+>>> render("game_ended", {"variant": "time_up", "reason": "time_up", "winner": "Anna"})
+'Time is up: the game is over. Winner: Anna.'
 >>> render("no_such_key", {"x": 1})
 'no_such_key {"x": 1}'
 """
@@ -32,7 +35,11 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "journal_failed": "The action could not be saved, so it was not taken: {error}",
         "engine_error": "The action could not be applied and was not taken (an error in the program: {error}).",
         "player_out": "{player} dropped out.",
-        "game_ended": "The game ended ({reason}).",
+        "game_ended": "The game is over ({reason}). Winner: {winner}.",
+        "game_ended.last_player": "The game is over: {winner} is the last player left and wins.",
+        "game_ended.rounds": "The game is over: the last round has been played. Winner: {winner}.",
+        "game_ended.time_up": "Time is up: the game is over. Winner: {winner}.",
+        "game_ended.bank_insolvent": "The bank cannot pay: the game is over. Winner: {winner}.",
         "turn_passed": "It is {player}'s turn.",
         "round_started": "Round {round} begins.",
     },
@@ -47,6 +54,11 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "nothing_to_redo": "Nincs mit újra végrehajtani.",
         "journal_failed": "A lépést nem sikerült menteni, ezért nem történt meg: {error}",
         "player_out": "{player} kiesett.",
+        "game_ended": "A játék véget ért ({reason}). Győztes: {winner}.",
+        "game_ended.last_player": "A játék véget ért: {winner} maradt utolsóként játékban, ő nyert.",
+        "game_ended.rounds": "A játék véget ért: lement az utolsó kör. Győztes: {winner}.",
+        "game_ended.time_up": "Lejárt az idő, a játék véget ért. Győztes: {winner}.",
+        "game_ended.bank_insolvent": "A bank nem tud fizetni, a játék véget ért. Győztes: {winner}.",
         "turn_passed": "{player} következik.",
     },
     "de": {
@@ -60,6 +72,11 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "nothing_to_redo": "Es gibt nichts zu wiederholen.",
         "journal_failed": "Die Aktion konnte nicht gespeichert werden und wurde nicht ausgeführt: {error}",
         "player_out": "{player} ist ausgeschieden.",
+        "game_ended": "Das Spiel ist zu Ende ({reason}). Sieger: {winner}.",
+        "game_ended.last_player": "Das Spiel ist zu Ende: {winner} ist als Letzte(r) übrig und gewinnt.",
+        "game_ended.rounds": "Das Spiel ist zu Ende: die letzte Runde ist gespielt. Sieger: {winner}.",
+        "game_ended.time_up": "Die Zeit ist um, das Spiel ist zu Ende. Sieger: {winner}.",
+        "game_ended.bank_insolvent": "Die Bank kann nicht zahlen, das Spiel ist zu Ende. Sieger: {winner}.",
         "turn_passed": "{player} ist am Zug.",
     },
 }
@@ -78,7 +95,11 @@ class _Params(dict[str, Any]):
 
 def render(key: str, params: Mapping[str, Any] | None = None, language: str = "en") -> str:
     params = params or {}
-    template = CATALOGUE.get(language, {}).get(key) or CATALOGUE["en"].get(key)
+    template = None
+    if "variant" in params:
+        specific = f"{key}.{params['variant']}"
+        template = CATALOGUE.get(language, {}).get(specific) or CATALOGUE["en"].get(specific)
+    template = template or CATALOGUE.get(language, {}).get(key) or CATALOGUE["en"].get(key)
     if template is None:
         return f"{key} {json.dumps(dict(params), ensure_ascii=False)}"
     return template.format_map(_Params(params))

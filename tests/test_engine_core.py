@@ -376,7 +376,7 @@ def test_messages_in_three_languages(language, text):
 def test_every_core_message_exists_in_english_and_renders_everywhere():
     params = {
         "action": "x", "type": "roll", "player": "Anna", "missing": [], "unexpected": [], "field": "value",
-        "limits": {}, "value": 9, "error": "disk full", "reason": "rounds", "round": 3,
+        "limits": {}, "value": 9, "error": "disk full", "reason": "rounds", "round": 3, "winner": "Anna",
     }
     for key in CORE_MESSAGES:
         assert key in messages.CATALOGUE["en"]
