@@ -238,3 +238,16 @@ def test_the_virtual_deck_needs_the_spaces_its_move_cards_name():
     with pytest.raises(SetupError, match="refund"):
         Game(setup(2, track=track))
     assert Game(setup(2, deck="real", track=track)).state.phase == "trade"
+
+
+def test_the_house_deck_speaks_the_card_vocabulary():
+    # B10: every virtual card is an effect of the vocabulary with valid parameters
+    from companion.rulesets.boerse.effects import effect_problems
+
+    for card in DECK["cards"]:
+        problems = effect_problems(card, packages=RULESET["packages"], step=50, spaces=len(TRACK["spaces"]),
+                                   space_kinds=("start", "refund"))
+        assert problems == [], (card["id"], problems)
+    assert effect_problems({"effect": "move", "space": 99}, packages=[], step=50, spaces=40) == [
+        "space 99 is not on the track (0–39)"
+    ]

@@ -132,7 +132,9 @@ class Rules(Ruleset):
                         )
                     card["space"] = target
                 elif card["effect"] == "move" and not 0 <= card["space"] < self.length:
-                    raise SetupError(f"the virtual deck's card {card['id']} moves to space {card['space']}, off this track")
+                    raise SetupError(
+                        f"the virtual deck's card {card['id']} moves to space {card['space']}, off this track"
+                    )
                 self.cards[card["id"]] = card
             self.shuffle_spec = shuffle_spec(cards)
         self.deck_ids = list(self.cards)
@@ -153,9 +155,11 @@ class Rules(Ruleset):
             if o[key] not in allowed:
                 problems.append(f"{key} must be one of {', '.join(allowed)}, not {o[key]!r}")
         table = o["dividend_table"]
+        def whole(v: Any) -> bool:
+            return isinstance(v, int) and not isinstance(v, bool) and v >= 0
+
         ok = isinstance(table, list) and table and all(
-            isinstance(row, list) and len(row) == 2 and all(isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in row)
-            for row in table
+            isinstance(row, list) and len(row) == 2 and all(whole(v) for v in row) for row in table
         )
         if not ok:
             problems.append("dividend_table must be a list of [lowest sum, dividend] pairs of whole numbers ≥ 0")
@@ -168,7 +172,9 @@ class Rules(Ruleset):
         """Every problem of a group's own track (B16), each naming the space index; never raises."""
         data = cls.read_json("ruleset.json")
         try:
-            return check_track(board, packages=data["packages"], step=data["price_step"], min_spaces=data["track_min_spaces"])
+            return check_track(
+                board, packages=data["packages"], step=data["price_step"], min_spaces=data["track_min_spaces"]
+            )
         except Exception as error:  # a malformed file must be reported, not crash the check
             return [f"the track could not be read: {error!r}"]
 
@@ -219,7 +225,8 @@ class Rules(Ruleset):
         specs = {"amount": money, "company": packages, "price": price, "space": spaces}
         choices = []
         for kind, params in EFFECTS.items():
-            spec = {name: (change if name == "amount" and kind in ("package", "all_packages") else specs[name]) for name in params}
+            signed = kind in ("package", "all_packages")
+            spec = {name: (change if name == "amount" and signed else specs[name]) for name in params}
             choices.append(Choice("card", fixed={"effect": kind}, params=spec))
         return choices
 
@@ -344,7 +351,9 @@ class Rules(Ruleset):
         key = ("repay", p, most)
         choice = self._cache.get(key)
         if choice is None:
-            choice = self._cache[key] = Choice("repay", p, params={"amount": IntRange(self.credit_step, most, self.credit_step)})
+            choice = self._cache[key] = Choice(
+                "repay", p, params={"amount": IntRange(self.credit_step, most, self.credit_step)}
+            )
         return [choice]
 
     # ------------------------------------------------------------------ apply
@@ -370,8 +379,9 @@ class Rules(Ruleset):
         transfer(state, p, BANK, cost)
         move_shares(state, c, BANK, p, k)
         prices[c] += self.trade_move
-        events.append(Event(_counted("boerse.bought", k), {"player": self._name(state, p), "count": k, "company": c, "cost": cost,
-                                       "price": prices[c]}))
+        events.append(Event(_counted("boerse.bought", k), {
+            "player": self._name(state, p), "count": k, "company": c, "cost": cost, "price": prices[c],
+        }))
         self._check_price(state, c, events)
 
     def _do_sell(self, state: State, action: Action, events: list[Event]) -> None:
@@ -382,8 +392,9 @@ class Rules(Ruleset):
         move_shares(state, c, p, BANK, k)
         transfer(state, BANK, p, proceeds)
         prices[c] -= self.trade_move
-        events.append(Event(_counted("boerse.sold", k), {"player": self._name(state, p), "count": k, "company": c, "proceeds": proceeds,
-                                     "price": prices[c]}))
+        events.append(Event(_counted("boerse.sold", k), {
+            "player": self._name(state, p), "count": k, "company": c, "proceeds": proceeds, "price": prices[c],
+        }))
         if not state.finished:
             self._check_price(state, c, events)
 
@@ -393,15 +404,18 @@ class Rules(Ruleset):
         interest = amount * self.interest // 100
         state.players[p].credit += amount
         transfer(state, BANK, p, amount - interest)
-        events.append(Event("boerse.borrowed", {"player": self._name(state, p), "amount": amount, "interest": interest,
-                                         "received": amount - interest, "credit": state.players[p].credit}))
+        events.append(Event("boerse.borrowed", {
+            "player": self._name(state, p), "amount": amount, "interest": interest, "received": amount - interest,
+            "credit": state.players[p].credit,
+        }))
 
     def _do_repay(self, state: State, action: Action, events: list[Event]) -> None:
         p, amount = action["player"], action["amount"]
         transfer(state, p, BANK, amount)
         state.players[p].credit -= amount
-        events.append(Event("boerse.repaid", {"player": self._name(state, p), "amount": amount,
-                                       "credit": state.players[p].credit}))
+        events.append(Event("boerse.repaid", {
+            "player": self._name(state, p), "amount": amount, "credit": state.players[p].credit,
+        }))
 
     def _do_roll(self, state: State, action: Action, events: list[Event]) -> None:
         # B7: forward by the number rolled.
@@ -440,8 +454,9 @@ class Rules(Ruleset):
         move_shares(state, c, BANK, p, 1)
         prices = state.data["prices"]
         prices[c] += self.trade_move
-        events.append(Event("boerse.offer_accepted", {"player": self._name(state, p), "company": c, "cost": price,
-                                               "price": prices[c]}))
+        events.append(Event("boerse.offer_accepted", {
+            "player": self._name(state, p), "company": c, "cost": price, "price": prices[c],
+        }))
         self._check_price(state, c, events)
 
     def _do_decline_offer(self, state: State, action: Action, events: list[Event]) -> None:
@@ -473,8 +488,9 @@ class Rules(Ruleset):
                 return False
         else:
             player.position = (pos + steps) % self.length
-        events.append(Event("boerse.moved", {"player": self._name(state, p), "space": player.position,
-                                      "kind": self.spaces[player.position]["kind"]}))
+        events.append(Event("boerse.moved", {
+            "player": self._name(state, p), "space": player.position, "kind": self.spaces[player.position]["kind"],
+        }))
         return True
 
     def _dividend(self, state: State, p: int, events: list[Event]) -> None:
@@ -516,9 +532,11 @@ class Rules(Ruleset):
             self._risk(state, p, events)
         elif kind == "event":
             label = space.get("name") if isinstance(space.get("name"), dict) else {}
-            events.append(Event("boerse.event_space", {"player": self._name(state, p), "effect": space["effect"],
-                                                "text": label.get("en", space["effect"]),
-                                                "text_de": label.get("de", label.get("en", space["effect"]))}))
+            events.append(Event("boerse.event_space", {
+                "player": self._name(state, p), "effect": space["effect"],
+                "text": label.get("en", space["effect"]),
+                "text_de": label.get("de", label.get("en", space["effect"])),
+            }))
             self._effect(state, p, space, events)
         elif kind == "domain":
             self._change_price(state, space["company"], space["amount"], events)
@@ -538,8 +556,10 @@ class Rules(Ruleset):
         card = self.cards[deck[state.data["drawn"] % len(deck)]]
         state.data["drawn"] += 1
         state.data["last_card"] = card["id"]
-        events.append(Event("boerse.card_drawn", {"player": self._name(state, p), "card": card["id"],
-                                           "text": card["text"]["en"], "text_de": card["text"].get("de", "")}))
+        events.append(Event("boerse.card_drawn", {
+            "player": self._name(state, p), "card": card["id"], "text": card["text"]["en"],
+            "text_de": card["text"].get("de", ""),
+        }))
         self._effect(state, p, card, events)
 
     # --------------------------------------------------------- the effects
@@ -616,8 +636,9 @@ class Rules(Ruleset):
         state.data["closed"] = True
         state.data["closed_round"] = state.round
         rounds_after_this_turn(state, self.data["rounds_after_close"])
-        events.append(Event("boerse.boersenschluss", {"player": self._name(state, state.current),
-                                               "rounds": self.data["rounds_after_close"]}))
+        events.append(Event("boerse.boersenschluss", {
+            "player": self._name(state, state.current), "rounds": self.data["rounds_after_close"],
+        }))
 
     # ---------------------------------------------------------------- prices
     def _change_price(self, state: State, c: str, amount: int, events: list[Event], by: str | None = None) -> None:
@@ -642,8 +663,9 @@ class Rules(Ruleset):
                 move_shares(state, c, seat, BANK, count)
                 due = count * self.takeover_pays
                 paid = transfer(state, BANK, seat, due)
-                events.append(Event(_counted("boerse.takeover_paid", count), {"player": self._name(state, seat), "count": count,
-                                                      "company": c, "amount": paid}))
+                events.append(Event(_counted("boerse.takeover_paid", count), {
+                    "player": self._name(state, seat), "count": count, "company": c, "amount": paid,
+                }))
                 if paid < due:
                     events.append(Event("boerse.bank_short", {"player": self._name(state, seat), "unpaid": due - paid}))
             prices[c] = self.reset_price
@@ -651,7 +673,9 @@ class Rules(Ruleset):
             events.append(Event("boerse.package_bankrupt", {"company": c, "price": price}))
             for seat, count in sorted(state.holders(c).items()):
                 move_shares(state, c, seat, BANK, count)
-                events.append(Event(_counted("boerse.shares_lost", count), {"player": self._name(state, seat), "count": count, "company": c}))
+                events.append(Event(_counted("boerse.shares_lost", count), {
+                    "player": self._name(state, seat), "count": count, "company": c,
+                }))
             prices[c] = self.reset_price
 
     # ------------------------------------------------------- debts and turns
@@ -673,8 +697,9 @@ class Rules(Ruleset):
             debt = state.debt
             if debt is not None:
                 if settle_debt(state):
-                    events.append(Event("boerse.debt_paid", {"player": self._name(state, debt.debtor), "amount": debt.total(),
-                                                      "reason": debt.reason}))
+                    events.append(Event("boerse.debt_paid", {
+                        "player": self._name(state, debt.debtor), "amount": debt.total(), "reason": debt.reason,
+                    }))
                     continue
                 if self.raisable(state, debt.debtor) < debt.total():
                     state.debt = None
@@ -695,8 +720,9 @@ class Rules(Ruleset):
             elif self.raisable(state, debtor) >= amount:
                 # B6: the payment waits while the debtor sells or borrows.
                 state.debt = Debt(debtor, [[creditor, amount]], reason)
-                events.append(Event("boerse.payment_due", {"player": name, "amount": amount,
-                                                    "cash": state.players[debtor].cash}))
+                events.append(Event("boerse.payment_due", {
+                    "player": name, "amount": amount, "cash": state.players[debtor].cash,
+                }))
             else:
                 self._bankrupt(state, debtor, [[creditor, amount]], events)
         if state.finished:
@@ -717,7 +743,9 @@ class Rules(Ruleset):
         player.credit = 0
         for c, count in sorted(player.shares.items()):
             move_shares(state, c, p, BANK, count)
-        events.append(Event("boerse.bankrupt", {"player": player.name, "amount": sum(a for _, a in claims), "handed": handed}))
+        events.append(Event("boerse.bankrupt", {
+            "player": player.name, "amount": sum(a for _, a in claims), "handed": handed,
+        }))
         eliminate(state, p)  # B17: the last one left ends the game
 
     def _pass_turn(self, state: State, events: list[Event]) -> None:
@@ -814,7 +842,9 @@ class Rules(Ruleset):
         closed = state.data["closed"]
         debt = state.debt
         if debt is not None and kind not in ("sell", "borrow"):
-            return Rejection("boerse.waiting_for_payment", {"player": state.players[debt.debtor].name, "amount": debt.total()})
+            return Rejection("boerse.waiting_for_payment", {
+                "player": state.players[debt.debtor].name, "amount": debt.total(),
+            })
         actor = debt.debtor if debt is not None else state.current
         if p != actor and kind in self._player_actions:
             return Rejection("not_your_turn", {"player": player.name, "type": kind})
@@ -842,7 +872,9 @@ class Rules(Ruleset):
                     return Rejection("boerse.not_enough_cash", {"player": player.name, "cost": count * price,
                                                          "cash": player.cash})
             elif count > player.holding(c):
-                return Rejection("boerse.not_enough_shares", {"player": player.name, "company": c, "held": player.holding(c)})
+                return Rejection("boerse.not_enough_shares", {
+                    "player": player.name, "company": c, "held": player.holding(c),
+                })
         elif kind in ("borrow", "repay"):
             amount = action.get("amount")
             if not isinstance(amount, int) or isinstance(amount, bool) or amount < 1:
@@ -856,7 +888,9 @@ class Rules(Ruleset):
                 if amount > player.credit:
                     return Rejection("boerse.repay_too_much", {"player": player.name, "credit": player.credit})
                 if amount > player.cash:
-                    return Rejection("boerse.not_enough_cash", {"player": player.name, "cost": amount, "cash": player.cash})
+                    return Rejection("boerse.not_enough_cash", {
+                        "player": player.name, "cost": amount, "cash": player.cash,
+                    })
         elif kind == "accept_offer" and state.phase == "offer":
             price = state.turn["offer"]["price"]
             if player.cash < price:

@@ -10,9 +10,11 @@ A track is ``{"spaces": [space, …], …labels}``; each space has a ``kind``:
 * ``domain`` with a ``company`` (a package) and a signed ``amount``;
 * ``refund``: Steuererstattung, the player takes the Fiscus (B12).
 
->>> check_track({"spaces": [{"kind": "start"}, {"kind": "rise", "amount": 120}]},
-...             packages=["Stahl"], step=50, min_spaces=2)
-['space 1: rise amount must be a positive multiple of 50, not 120', 'the track has no risk space, so Börsenschluss could never be drawn (B10, B11)']
+>>> for problem in check_track({"spaces": [{"kind": "start"}, {"kind": "rise", "amount": 120}]},
+...                            packages=["Stahl"], step=50, min_spaces=2):
+...     print(problem)
+space 1: rise amount must be a positive multiple of 50, not 120
+the track has no risk space, so Börsenschluss could never be drawn (B10, B11)
 """
 
 from __future__ import annotations
