@@ -119,8 +119,9 @@ class Rules(Ruleset):
         # The risk deck (B10).
         self.close_from, _ = close_window(self.deck_size)
         self.cards: dict[str, dict[str, Any]] = {}
+        cards = self.read_json("deck.json")["cards"]
+        self.shuffle_spec = shuffle_spec(cards)
         if self.virtual:
-            cards = self.read_json("deck.json")["cards"]
             for card in cards:
                 card = dict(card)
                 if card["effect"] == "move" and isinstance(card["space"], str):
@@ -136,7 +137,6 @@ class Rules(Ruleset):
                         f"the virtual deck's card {card['id']} moves to space {card['space']}, off this track"
                     )
                 self.cards[card["id"]] = card
-            self.shuffle_spec = shuffle_spec(cards)
         self.deck_ids = list(self.cards)
         # Choices are immutable: games with the same interest rate share them (speed).
         self._cache: dict[Any, Choice] = self._shared_choices.setdefault(("choices", self.interest), {})
