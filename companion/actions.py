@@ -146,6 +146,11 @@ class Permutation:
 ParamSpec = IntRange | OneOf | Permutation
 
 
+def _same(given: Any, wanted: Any) -> bool:
+    """Equal and of the same type (so ``True`` is not ``1`` and ``7.0`` is not ``7``)."""
+    return given == wanted and type(given) is type(wanted)
+
+
 @dataclass(frozen=True)
 class Choice:
     """One kind of action that is legal now, with its limits.
@@ -174,9 +179,11 @@ class Choice:
         """Same type, player and fixed parameters (the limits not yet checked)."""
         if action.get("type") != self.type:
             return False
-        if self.player is not None and action.get("player") != self.player:
-            return False
-        return all(action.get(k) == v for k, v in self.fixed.items())
+        if self.player is not None:
+            who = action.get("player")
+            if who != self.player or type(who) is not int:  # True == 1, but True is no seat
+                return False
+        return all(_same(action.get(k), v) for k, v in self.fixed.items())
 
     def admits(self, action: Mapping[str, Any]) -> bool:
         if not self.matches_target(action) or set(action) != self.keys():

@@ -63,6 +63,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--first-player", type=int, metavar="SEAT", help="seat (1-based) that starts, where the rules say who")
     p.add_argument("--board", type=Path, metavar="FILE", help="the group's own board or track (JSON)")
     p.add_argument("--name", help="a name for the saved game")
+    p.add_argument("--no-deal", action="store_true", help=(
+        "do not let the app shuffle a virtual deck now; the first actions (e.g. of a script) do it"))
     p.set_defaults(run=cmd_new)
 
     p = sub.add_parser("play", help="apply actions from a JSON-lines script", description=(
@@ -170,6 +172,9 @@ def cmd_new(args: argparse.Namespace) -> int:
         setup[getattr(rules_class, "board_key", "board")] = _read_json(args.board)
     table = Table.new(setup, args.db, args.name)
     print(f"game {table.game_id} started: {args.ruleset}, {', '.join(args.players)}")
+    dealt = None if args.no_deal else table.deal_chance()
+    if dealt is not None:
+        _report(dealt, args.lang)
     _print_next(table)
     table.close()
     return 0

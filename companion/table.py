@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import os
 import queue
+import random
 import secrets
 from concurrent.futures import Future
 from dataclasses import dataclass, field
@@ -186,6 +187,15 @@ class Table:
         if self.length % SNAPSHOT_EVERY == 0:
             self.journal.put_snapshot(self.game_id, self.length, self.game.state.to_json())
         return self._tell(Outcome(True, {"type": "redo", "redone": action}, events, source=source))
+
+    def deal_chance(self, source: str = "app") -> Outcome | None:
+        """Make the action of chance the rules ask for now (a deck shuffle) with a secure random source.
+
+        Returns None when there is none to make. The result enters the log
+        like any action, so replay needs no random generator (C2).
+        """
+        action = self.game.rules.random_setup_action(self.game.state, random.SystemRandom())
+        return None if action is None else self.submit(action, source)
 
     def roll_action(self, value: int) -> Action:
         """The roll action for whoever is to roll now (for the die, buttons and the virtual die)."""

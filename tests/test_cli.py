@@ -82,9 +82,19 @@ def db(tmp_path: Path) -> Path:
 
 
 def new_game(capsys, db: Path, ruleset: str) -> None:
-    status, out, err = run(capsys, "--db", db, "new", "--ruleset", ruleset, "--players", *PLAYERS)
+    # --no-deal: the scripts below carry their own shuffle (C2), made by the bots
+    status, out, err = run(capsys, "--db", db, "new", "--ruleset", ruleset, "--players", *PLAYERS, "--no-deal")
     assert status == 0, err
     assert "started" in out and ruleset in out and "legal now" in out
+
+
+def test_new_deals_a_virtual_deck_with_the_apps_own_shuffle(capsys, db):
+    # B10, C2: without real cards the app shuffles; the shuffle is the game's first action
+    status, out, err = run(capsys, "--db", db, "new", "--ruleset", "boerse", "--players", *PLAYERS)
+    assert status == 0, err
+    status, out, err = run(capsys, "--db", db, "state", "--json")
+    view = json.loads(out)
+    assert view["actions"] == 1 and view["turn"]["phase"] == "trade"
 
 
 # -- new, play, state, log --------------------------------------------------------------------

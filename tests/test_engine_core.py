@@ -523,3 +523,11 @@ def test_permutation_spec():
     assert diagnose([choice], {"type": "set_order", "order": [[0], 1, 2]}, NAMES).code == "out_of_range"
     with pytest.raises(ValueError):
         Permutation(tuple(range(9))).values()
+
+
+def test_a_boolean_is_no_seat_and_no_fixed_value():
+    # C6: `True == 1` in Python, but `true` is not seat 1 nor company 1
+    choice = Choice("buy", player=1, fixed={"company": 7}, params={"count": IntRange(1, 2)})
+    assert choice.admits({"type": "buy", "player": 1, "company": 7, "count": 1})
+    assert not choice.admits({"type": "buy", "player": True, "company": 7, "count": 1})
+    assert not choice.admits({"type": "buy", "player": 1, "company": 7.0, "count": 1})
