@@ -48,7 +48,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="companion",
-        description="Banker and stock exchange for Tőzsde and Die Börse.",
+        description="Banker and stock exchange for stock-exchange board games.",
         epilog=f"Games are kept in {default_path()} (set COMPANION_DB or --db to change it).",
     )
     parser.add_argument("--db", help="journal file (default: $COMPANION_DB or the user data directory)")
@@ -57,7 +57,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(title="commands", metavar="COMMAND")
 
     p = sub.add_parser("new", help="start a new game", description="Start a new game and make it the current one.")
-    p.add_argument("--ruleset", default="tozsde", help=f"one of: {', '.join(sorted(registry.available()))}")
+    p.add_argument("--ruleset", required=True, help=f"one of: {', '.join(sorted(registry.available()))}")
     p.add_argument("--players", nargs="+", required=True, metavar="NAME", help="names in seating order, clockwise")
     p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="a ruleset option (JSON value)")
     p.add_argument("--first-player", type=int, metavar="SEAT", help="seat (1-based) that starts, where the rules say who")
@@ -66,6 +66,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--no-deal", action="store_true", help=(
         "do not let the app shuffle a virtual deck now; the first actions (e.g. of a script) do it"))
     p.set_defaults(run=cmd_new)
+
+    p = sub.add_parser("table", help="play at the text console (the default)", description=(
+        "Show the game and number the legal choices; type a number to act, d to roll the app's die, "
+        "u/r to undo/redo, q to quit. Resumes the game played last, or starts one."))
+    p.add_argument("--new", action="store_true", help="start a new game even if one is saved")
+    p.set_defaults(run=cmd_table)
 
     p = sub.add_parser("play", help="apply actions from a JSON-lines script", description=(
         "Apply one JSON action per line ('-' reads stdin; blank lines and lines starting with # are skipped). "
@@ -109,16 +115,16 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--games", type=int, default=100)
     p.add_argument("--players", type=int, default=4)
     p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--ruleset", default="tozsde")
+    p.add_argument("--ruleset", required=True, help=f"one of: {', '.join(sorted(registry.available()))}")
     p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE")
     p.set_defaults(run=cmd_simulate)
 
     p = sub.add_parser("board", help="boards and tracks")
     board_sub = p.add_subparsers(title="board commands", metavar="COMMAND")
     c = board_sub.add_parser("check", help="check a group's own board or track file", description=(
-        "Check a board (Tőzsde) or track (Die Börse) file; every problem names the field and what is wrong."))
+        "Check a group's own board (or track) file for a ruleset; every problem names the field and what is wrong."))
     c.add_argument("file", type=Path)
-    c.add_argument("--ruleset", default="tozsde")
+    c.add_argument("--ruleset", required=True, help=f"one of: {', '.join(sorted(registry.available()))}")
     c.set_defaults(run=cmd_board_check)
     p.set_defaults(run=lambda a: p.print_help())
     return parser
@@ -163,6 +169,22 @@ def _report(outcome: Any, lang: str) -> int:
 
 
 # -- commands ------------------------------------------------------------------
+def cmd_table(args: argparse.Namespace) -> int:
+    from companion import console
+
+    table = None
+    if not args.new:
+        with Journal.open(args.db or default_path()) as journal:
+            has_game = args.game is not None or journal.last_game() is not None
+        if has_game:
+            table = _open(args)
+    if table is None:
+        table = console.start(args.db, sys.stdin, sys.stdout)
+        if table is None:
+            return 0
+    return console.run(table, sys.stdin, sys.stdout, args.lang)
+
+
 def cmd_new(args: argparse.Namespace) -> int:
     rules_class = registry.ruleset_class(args.ruleset)
     setup: dict[str, Any] = {"ruleset": args.ruleset, "players": args.players, "options": _options(args.option)}
