@@ -21,6 +21,10 @@ from companion.messages import register
 from companion.state import State
 
 
+_data_files: dict[tuple[str, str], Any] = {}
+"""The data files already read, by package and file name (every new game needs them)."""
+
+
 class SetupError(ValueError):
     """A setup (players, options, board) that cannot start a game; the message names the problem."""
 
@@ -54,9 +58,14 @@ class Ruleset(ABC):
             raise SetupError(f"{self.name} is played by {self.min_players} to {self.max_players} players, not {len(players)}")
 
     @classmethod
-    def read_json(cls, filename: str) -> dict[str, Any]:
-        text = resources.files(cls.package).joinpath(filename).read_text(encoding="utf-8")
-        return json.loads(text)
+    def read_json(cls, filename: str) -> Any:
+        """A data file of the package, read once per process; the result is shared: read only."""
+        key = (cls.package, filename)
+        data = _data_files.get(key)
+        if data is None:
+            text = resources.files(cls.package).joinpath(filename).read_text(encoding="utf-8")
+            data = _data_files[key] = json.loads(text)
+        return data
 
     # -- the game ---------------------------------------------------------
     @abstractmethod

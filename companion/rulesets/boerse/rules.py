@@ -57,16 +57,7 @@ class Rules(Ruleset):
     max_players = 4
     board_key = "track"
     """The setup key of a group's own board (``companion new --board``)."""
-    _files: ClassVar[dict[str, Any]] = {}
     _shared_choices: ClassVar[dict[Any, dict]] = {}
-
-    @classmethod
-    def read_json(cls, filename: str) -> Any:
-        """A data file of the package, read once per process; the result is shared: read only."""
-        data = cls._files.get(filename)
-        if data is None:
-            data = cls._files[filename] = super().read_json(filename)
-        return data
 
     def __init__(self, setup: dict[str, Any]) -> None:
         super().__init__(setup)
