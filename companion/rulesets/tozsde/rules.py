@@ -15,7 +15,7 @@ Paragraphs (§) are those of ``tozsde-en.md``; rulings (C…, T…) those of
 from __future__ import annotations
 
 import itertools
-from typing import Any, Callable
+from typing import Any, Callable, ClassVar
 
 from companion import turns
 from companion.actions import Action, Choice, IntRange, OneOf, Permutation, Rejection
@@ -51,6 +51,7 @@ class Rules(Ruleset):
     max_players = 6
 
     _default_layout: board_layout.Layout | None = None
+    _shared_choices: ClassVar[dict[tuple[int, int, int], dict[tuple[Any, ...], Choice]]] = {}
 
     def __init__(self, setup: dict[str, Any]) -> None:
         super().__init__(setup)
@@ -85,7 +86,9 @@ class Rules(Ruleset):
                 raise SetupError("the board has problems:\n- " + "\n- ".join(errors))
             self.layout = board_layout.Layout(board)
         self.board: dict[str, Any] = self.layout.board
-        self._choices: dict[tuple[Any, ...], Choice] = {}
+        # Choices are immutable and depend on the ladder of prices only: games on the
+        # same ladder share them.
+        self._choices: dict[tuple[Any, ...], Choice] = Rules._shared_choices.setdefault((self.shares, self.base, self.step), {})
         seats = range(len(setup["players"]))
         self._rolls = [Choice("roll", player=p, params={"value": DIE}) for p in seats]
         self._end_turns = [Choice("end_turn", player=p) for p in seats]
@@ -240,8 +243,8 @@ class Rules(Ruleset):
         out.extend(self._always)
         return out
 
-    # Choices are immutable, so each one is made once per ruleset object and
-    # reused: the key holds everything the choice depends on.
+    # Choices are immutable, so each one is made once (per ladder of prices) and
+    # reused: the key holds everything else the choice depends on.
     def _memo_choice(self, key: tuple[Any, ...], make: Callable[[], Choice]) -> Choice:
         choice = self._choices.get(key)
         if choice is None:
