@@ -13,8 +13,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class Event:
+    """Made for every action, so kept light: slots, and not frozen (a frozen dataclass
+    is several times slower to create); nothing changes an event once made."""
+
     key: str
     params: dict[str, Any] = field(default_factory=dict)
 
