@@ -20,7 +20,7 @@ from typing import Any, Callable, ClassVar
 from companion import turns
 from companion.actions import Action, Choice, IntRange, OneOf, Permutation, Rejection
 from companion.events import Event
-from companion.ledger import finish, move_shares, pay_or_owe, settle_debt, transfer
+from companion.ledger import finish, move_shares, pay_claims, pay_or_owe, settle_debt, transfer
 from companion.ruleset import Ruleset, SetupError
 from companion.rulesets.tozsde import layout as board_layout
 from companion.state import BANK, State
@@ -75,6 +75,8 @@ class Rules(Ruleset):
         self.premium: int = d["premium_per_share"]
         self.tax_percent: int = d["tax"]["percent"]
         self.tax_unit: int = d["tax"]["round_down_to"]
+        self._buy_ladders: list[list[int]] = [self.buy_prices(k, k) for k in range(self.shares + 1)]
+        """The prices of all the shares at the exchange bought one after another, by their count there."""
         board = setup.get("board")
         if board is None:
             if Rules._default_layout is None:
@@ -324,9 +326,8 @@ class Rules(Ruleset):
             k = bank[c]
             if limit <= 0 or k <= 0:
                 continue
-            prices = self.buy_prices(k, limit)
             n, cost = 0, 0
-            for price in prices:
+            for price in self._buy_ladders[k][:limit]:
                 if cost + price > cash:
                     break
                 cost += price
@@ -460,7 +461,7 @@ class Rules(Ruleset):
         if kind == "company":
             c = field["company"]
             state.turn["company"] = c
-            holders = [(h, n) for h, n in state.holders(c).items() if h != p]
+            holders = [(h, n) for h, player in enumerate(state.players) if h != p and (n := player.shares.get(c))]
             if not holders:
                 events.append(Event("tozsde.no_rent", {"company": c}))
             else:
@@ -509,7 +510,7 @@ class Rules(Ruleset):
             return
         player = state.players[p]
         if total < player.cash:  # the fortune is larger still
-            pay_or_owe(state, p, claims, reason, **detail)
+            pay_claims(state, p, claims)
             events.extend(self._paid_events(state, p, claims, reason, detail))
             return
         fortune = self.fortune(state, p)
