@@ -131,7 +131,6 @@ class Rules(Ruleset):
         self.deck_ids = list(self.cards)
         # Choices are immutable: games with the same interest rate share them (speed).
         self._cache: dict[Any, Choice] = self._shared_choices.setdefault(("choices", self.interest), {})
-        self._lists: dict[tuple, list[Choice]] = self._shared_choices.setdefault(("lists", self.interest), {})
         self._card_choices = self._make_card_choices()
 
     # ------------------------------------------------------------------ setup
@@ -232,18 +231,7 @@ class Rules(Ruleset):
             return self._sell_choices(state, debtor) + self._borrow_choices(state, debtor)
         p = state.current
         if phase == "trade" or phase == "after":
-            # The same market and purse give the same choices: remember the last few lists.
-            player = state.players[p]
-            key = (phase, p, player.cash, player.credit, state.data["closed"])
-            if phase == "trade":
-                key += (tuple(player.shares.items()), tuple(state.data["prices"].values()),
-                        tuple(state.bank_shares.values()))
-            choices = self._lists.get(key)
-            if choices is None:
-                if len(self._lists) > 4096:
-                    self._lists.clear()
-                choices = self._lists[key] = self._turn_choices(state, p, phase)
-            return list(choices)
+            return self._turn_choices(state, p, phase)
         if phase == "pick":
             amount = state.turn["pick"]
             return [
