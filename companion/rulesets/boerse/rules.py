@@ -132,6 +132,9 @@ class Rules(Ruleset):
         # Choices are immutable: games with the same interest rate share them (speed).
         self._cache: dict[Any, Choice] = self._shared_choices.setdefault(("choices", self.interest), {})
         self._card_choices = self._make_card_choices()
+        seats = range(len(players))
+        self._rolls = [Choice("roll", p, params={"value": IntRange(1, 6)}) for p in seats]
+        self._end_turns = [Choice("end_turn", p) for p in seats]
 
     # ------------------------------------------------------------------ setup
     def _option_problems(self) -> list[str]:
@@ -256,16 +259,15 @@ class Rules(Ruleset):
 
     def _turn_choices(self, state: State, p: int, phase: str) -> list[Choice]:
         if phase == "after":
-            return (
-                [self._choice(("end_turn", p), lambda: Choice("end_turn", p))]
-                + self._borrow_choices(state, p)
-                + self._repay_choices(state, p)
-            )
-        choices = [self._choice(("roll", p), lambda: Choice("roll", p, params={"value": IntRange(1, 6)}))]
-        if not state.data["closed"]:  # B4, B11: trading only while the exchange is open
-            choices += self._buy_choices(state, p)
-            choices += self._sell_choices(state, p)
-        return choices + self._borrow_choices(state, p) + self._repay_choices(state, p)
+            choices = [self._end_turns[p]]
+        else:
+            choices = [self._rolls[p]]
+            if not state.data["closed"]:  # B4, B11: trading only while the exchange is open
+                choices += self._buy_choices(state, p)
+                choices += self._sell_choices(state, p)
+        choices += self._borrow_choices(state, p)
+        choices += self._repay_choices(state, p)
+        return choices
 
     def _buy_choices(self, state: State, p: int) -> list[Choice]:
         player = state.players[p]
