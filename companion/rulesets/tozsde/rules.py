@@ -209,8 +209,13 @@ class Rules(Ruleset):
         if state.finished:
             return []
         phase = state.phase
-        if phase == "roll" and state.debt is None:
-            return [self._rolls[state.current], *self._always]
+        if state.debt is None:
+            # The two phases of almost every turn first.
+            if phase == "roll":
+                return [self._rolls[state.current], *self._always]
+            if phase == "act":
+                p = state.current
+                return [self._end_turns[p], *self._buy_choices(state, p), *self._sell_choices(state, p), *self._always]
         return self._legal_actions(state, phase)
 
     def _legal_actions(self, state: State, phase: str) -> list[Choice]:
@@ -224,13 +229,6 @@ class Rules(Ruleset):
             out.append(Choice("draw", player=state.current, params={"company": OneOf(left)}))
         elif state.debt is not None:
             out.extend(self._sell_choices(state, state.debt.debtor))
-        elif phase == "roll":
-            out.append(self._roll_choice(state.current))
-        elif phase == "act":
-            p = state.current
-            out.append(self._end_turns[p])
-            out.extend(self._buy_choices(state, p))
-            out.extend(self._sell_choices(state, p))
         elif phase == "casino_bet":
             p = state.current
             cash = state.players[p].cash
