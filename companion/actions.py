@@ -166,11 +166,9 @@ class Choice:
     info: Mapping[str, Any] = field(default_factory=dict)
 
     def base(self) -> Action:
-        action: Action = {"type": self.type}
-        if self.player is not None:
-            action["player"] = self.player
-        action.update(self.fixed)
-        return action
+        if self.player is None:
+            return {"type": self.type, **self.fixed}
+        return {"type": self.type, "player": self.player, **self.fixed}
 
     def keys(self) -> set[str]:
         return {"type", *(("player",) if self.player is not None else ()), *self.fixed, *self.params}
