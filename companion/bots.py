@@ -9,14 +9,20 @@ True
 
 from __future__ import annotations
 
+import math
 import random
 import statistics
+from bisect import bisect
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from itertools import accumulate
+from typing import Any, TypeVar
 
 from companion.actions import Action
 from companion.game import Game
+
+T = TypeVar("T")
 
 
 def choose(game: Game, rng: random.Random) -> Action:
@@ -26,7 +32,22 @@ def choose(game: Game, rng: random.Random) -> Action:
         return chance
     choices = game.legal_actions()
     weights = [game.rules.bot_weights(game.state, c) for c in choices]
-    return rng.choices(choices, weights)[0].sample(rng)
+    return weighted_choice(rng, choices, weights).sample(rng)
+
+
+def weighted_choice(rng: random.Random, population: Sequence[T], weights: Sequence[float]) -> T:
+    """The element ``rng.choices(population, weights)[0]`` picks, from the same one ``rng.random()`` draw.
+
+    The draw falls in the running sums of the weights as in :meth:`random.Random.choices`,
+    so a seed gives the bots the same games as that call (the fixture generators use it);
+    what is left out is its generality (``k`` results, ready-made sums), a tenth of a bot
+    game. ``tests/test_bots.py`` checks that the two agree.
+    """
+    sums = list(accumulate(weights))
+    total = sums[-1] + 0.0
+    if not 0.0 < total < math.inf:
+        raise ValueError(f"the weights must add up to a positive finite number, not {total}")
+    return population[bisect(sums, rng.random() * total, 0, len(sums) - 1)]
 
 
 def play(setup: dict[str, Any], rng: random.Random, max_actions: int = 200_000) -> Game:
