@@ -459,12 +459,15 @@ class Rules(Ruleset):
         if kind == "company":
             c = field["company"]
             state.turn["company"] = c
-            holders = [(h, n) for h, player in enumerate(state.players) if h != p and (n := player.shares.get(c))]
-            if not holders:
+            claims, counts = [], {}  # rent to every other holder (T7)
+            for h, holder in enumerate(state.players):
+                n = holder.shares.get(c)
+                if n and h != p:
+                    claims.append([h, self.rent * n])
+                    counts[str(h)] = n
+            if not claims:
                 events.append(Event("tozsde.no_rent", {"company": c}))
             else:
-                claims = [[h, self.rent * n] for h, n in holders]
-                counts = {str(h): n for h, n in holders}
                 self._charge(state, p, claims, "rent", events, {"company": c, "counts": counts})
             if state.players[p].active and state.current == p:
                 events.append(Event("tozsde.may_buy_site", {"player": name, "limit": self.site_limit, "company": c}))
