@@ -24,6 +24,7 @@ import time
 from pathlib import Path
 
 from companion import bots
+from companion.actions import IntRange
 from companion.game import Game
 from companion.table import Table
 
@@ -33,29 +34,53 @@ SETUPS = {
     "boerse": {"ruleset": "boerse", "players": ["Anna", "Bernd", "Clara", "Dieter"]},
 }
 TRADES = {"buy", "sell"}
+LONG_GAMES = {
+    "tozsde": ({"ruleset": "tozsde", "players": ["A", "B", "C", "D", "E", "F"]}, 20.0),
+    "boerse": ({"ruleset": "boerse", "players": ["A", "B", "C", "D"], "options": {"deck": "real"}}, 5.0),
+}
+"""Setups and trade weights that give bot games of 10,000 actions. Die Börse's virtual
+deck ends a game after at most 38 risk cards; with the real deck the banker enters
+each card, so a game runs as long as the table wants."""
 
 
-def busy_action(game: Game, rng: random.Random) -> dict:
-    """A legal action from a bot that trades a lot, so that games grow long."""
+def busy_action(game: Game, rng: random.Random, trade_weight: float) -> dict:
+    """A legal action from a bot that trades a lot and draws only mild cards, so that games grow long."""
     chance = game.rules.random_setup_action(game.state, rng)
     if chance is not None:
         return chance
     choices = game.legal_actions()
-    weights = [20.0 if c.type in TRADES else game.rules.bot_weights(game.state, c) for c in choices]
-    return rng.choices(choices, weights)[0].sample(rng)
+    weights = [
+        0.0 if c.type == "card" and c.fixed.get("effect") == "boersenschluss"
+        else trade_weight if c.type in TRADES
+        else game.rules.bot_weights(game.state, c)
+        for c in choices
+    ]
+    choice = rng.choices(choices, weights)[0]
+    action = choice.sample(rng)
+    if choice.type == "card":  # the smallest amounts keep everyone in the game
+        action.update({k: spec.lo for k, spec in choice.params.items() if isinstance(spec, IntRange)})
+    return action
 
 
-def build_journal(path: str, setup: dict, length: int, seed: int = 7) -> tuple[Table, list[float]]:
-    """A saved game of ``length`` actions (new games are started when one ends); returns per-action seconds."""
-    rng = random.Random(seed)
+def long_game(ruleset: str, length: int) -> tuple[dict, list[dict]]:
+    """The setup and first ``length`` actions of a bot game at least that long (seeds tried in turn)."""
+    setup, trade_weight = LONG_GAMES[ruleset]
+    for seed in range(500):
+        rng = random.Random(seed)
+        game = Game(setup)
+        while len(game.actions) < length and not game.state.finished:
+            game.apply_trusted(busy_action(game, rng, trade_weight))
+        if len(game.actions) >= length:
+            return setup, game.actions[:length]
+    raise SystemExit(f"no {ruleset} bot game of {length} actions in 500 seeds")
+
+
+def build_journal(path: str, ruleset: str, length: int) -> tuple[Table, list[float]]:
+    """A journal holding one saved game of ``length`` actions; returns the table and per-action seconds."""
+    setup, actions = long_game(ruleset, length)
     table = Table.new(setup, path)
     timings: list[float] = []
-    while table.length < length:
-        if table.state.finished:
-            table.close()
-            table = Table.new(setup, path)
-            continue
-        action = busy_action(table.game, rng)
+    for action in actions:
         start = time.perf_counter()
         outcome = table.submit(action)
         timings.append(time.perf_counter() - start)
@@ -76,14 +101,14 @@ def measure(ruleset: str, workdir: str, bot_seconds: float) -> list[tuple[str, s
     setup = SETUPS[ruleset]
     rows: list[tuple[str, str]] = []
 
-    table, timings = build_journal(os.path.join(workdir, f"{ruleset}-latency.db"), setup, 2000)
+    table, timings = build_journal(os.path.join(workdir, f"{ruleset}-latency.db"), ruleset, 2000)
     table.close()
     rows.append(("apply + commit, median", ms(statistics.median(timings))))
     rows.append(("apply + commit, p99", ms(percentile(timings, 0.99))))
 
     for length in (10, 1000, 10000):
         path = os.path.join(workdir, f"{ruleset}-{length}.db")
-        table, _ = build_journal(path, setup, length)
+        table, _ = build_journal(path, ruleset, length)
         game_id = table.game_id
         table.close()
         opens = []
@@ -92,7 +117,8 @@ def measure(ruleset: str, workdir: str, bot_seconds: float) -> list[tuple[str, s
             reopened = Table.open(path, game_id)
             opens.append(time.perf_counter() - start)
             reopened.close()
-        rows.append((f"open, {length:,} actions", ms(statistics.median(opens))))
+        size = sum(os.path.getsize(f) for f in (path, path + "-wal") if os.path.exists(f)) / 1e6
+        rows.append((f"open, {length:,} actions ({size:.1f} MB journal)", ms(statistics.median(opens))))
 
     table = Table.open(os.path.join(workdir, f"{ruleset}-10000.db"))
     undos = []
