@@ -17,6 +17,7 @@ import datetime
 import os
 import platform
 import random
+import sqlite3
 import statistics
 import sys
 import tempfile
@@ -117,8 +118,16 @@ def measure(ruleset: str, workdir: str, bot_seconds: float) -> list[tuple[str, s
             reopened = Table.open(path, game_id)
             opens.append(time.perf_counter() - start)
             reopened.close()
+        if length == 10000:
+            connection = sqlite3.connect(path)
+            start = time.perf_counter()
+            connection.execute("PRAGMA quick_check").fetchall()
+            check_seconds = time.perf_counter() - start
+            connection.close()
         size = sum(os.path.getsize(f) for f in (path, path + "-wal") if os.path.exists(f)) / 1e6
         rows.append((f"open, {length:,} actions ({size:.1f} MB journal)", ms(statistics.median(opens))))
+
+    rows.append(("of which PRAGMA quick_check, 10,000 actions", ms(check_seconds)))
 
     table = Table.open(os.path.join(workdir, f"{ruleset}-10000.db"))
     undos = []
