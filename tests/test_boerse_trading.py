@@ -279,3 +279,17 @@ def test_apply_refuses_and_changes_nothing():
         buy(game, "Stahl", 4)
     assert error.value.code == "boerse.not_enough_cash"
     assert game.state.to_json() == before
+
+
+def test_buying_then_selling_at_once_gains_100_as_the_book_is_written():
+    # B4 as written: buy 1 at 500 (price → 600), sell it at 600 (price → 500): +100 DM for the
+    # trader, paid by the bank (B2 holds). The book sets no limit; this test records it so a
+    # ruling can close it deliberately rather than by accident.
+    game = real()
+    before = game.state.players[0].cash
+    for _ in range(3):
+        buy(game, "Stahl", 1)
+        sell(game, "Stahl", 1)
+    assert game.state.players[0].cash == before + 300
+    assert game.state.data["prices"]["Stahl"] == 500
+    assert money(game.state) == TOTAL
