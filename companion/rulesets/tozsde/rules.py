@@ -15,7 +15,7 @@ Paragraphs (§) are those of ``tozsde-en.md``; rulings (C…, T…) those of
 from __future__ import annotations
 
 import itertools
-from typing import Any, Callable, ClassVar
+from typing import Any, Callable, ClassVar, NamedTuple
 
 from companion import turns
 from companion.actions import Action, Choice, IntRange, OneOf, Permutation, Rejection
@@ -41,6 +41,18 @@ def _counted(key: str, count: int) -> str:
     return key + "_one" if count == 1 else key
 
 
+class _Ladder(NamedTuple):
+    """What depends on the ladder of prices only (shares per company, base price, step):
+    made once, shared by the games on that ladder, read only."""
+
+    buy_prices: list[list[int]]
+    """By the count at the exchange: the prices of all those shares bought one after another (T3)."""
+    sale_values: list[list[int]]
+    """By the count at the exchange and the holding: what the holding sells for (T4); the fortune is counted often."""
+    choices: dict[tuple[Any, ...], Choice]
+    """Choices made so far, by everything else they depend on (they are immutable)."""
+
+
 class Rules(Ruleset):
     """The Tőzsde ruleset: phases ``order`` → ``draw`` → (``roll`` → ``act`` | ``casino_bet`` → ``casino_roll`` → ``act``)… → ``over``."""
 
@@ -51,7 +63,8 @@ class Rules(Ruleset):
     max_players = 6
 
     _default_layout: board_layout.Layout | None = None
-    _shared_choices: ClassVar[dict[tuple[int, int, int], dict[tuple[Any, ...], Choice]]] = {}
+    _ladders: ClassVar[dict[tuple[int, int, int], _Ladder]] = {}
+    """By shares per company, base price and step."""
 
     def __init__(self, setup: dict[str, Any]) -> None:
         super().__init__(setup)
@@ -75,8 +88,15 @@ class Rules(Ruleset):
         self.premium: int = d["premium_per_share"]
         self.tax_percent: int = d["tax"]["percent"]
         self.tax_unit: int = d["tax"]["round_down_to"]
-        self._buy_ladders: list[list[int]] = [self.buy_prices(k, k) for k in range(self.shares + 1)]
-        """The prices of all the shares at the exchange bought one after another, by their count there."""
+        key = (self.shares, self.base, self.step)
+        ladder = Rules._ladders.get(key)
+        if ladder is None:
+            ladder = Rules._ladders[key] = _Ladder(
+                [self.buy_prices(k, k) for k in range(self.shares + 1)],
+                [[self._value(k, held) for held in range(self.shares + 1)] for k in range(self.shares + 1)],
+                {},
+            )
+        self._buy_ladders, self._sale_values, self._choices = ladder
         board = setup.get("board")
         if board is None:
             if Rules._default_layout is None:
@@ -88,9 +108,6 @@ class Rules(Ruleset):
                 raise SetupError("the board has problems:\n- " + "\n- ".join(errors))
             self.layout = board_layout.Layout(board)
         self.board: dict[str, Any] = self.layout.board
-        # Choices are immutable and depend on the ladder of prices only: games on the
-        # same ladder share them.
-        self._choices: dict[tuple[Any, ...], Choice] = Rules._shared_choices.setdefault((self.shares, self.base, self.step), {})
         seats = range(len(setup["players"]))
         self._rolls = [Choice("roll", player=p, params={"value": DIE}) for p in seats]
         self._end_turns = [Choice("end_turn", player=p) for p in seats]
@@ -168,9 +185,9 @@ class Rules(Ruleset):
         """Cash plus the market value of the shares (T4)."""
         p = state.players[player]
         total = p.cash
-        bank = state.bank_shares
+        bank, values = state.bank_shares, self._sale_values
         for company, held in p.shares.items():
-            total += self._value(bank[company], held)
+            total += values[bank[company]][held]
         return total
 
     def market(self, state: State, company: str) -> dict[str, Any]:
@@ -829,10 +846,10 @@ class Rules(Ruleset):
         it is still the one choice taken.
         """
         kind = choice.type
+        if kind == "sell":  # the most frequent choice: asked first
+            return 0.001
         if kind == "buy":
             return 20.0
-        if kind == "sell":
-            return 0.001
         if kind == "set_order" or kind == "time_up":
             return 0.0
         return 1.0
