@@ -59,7 +59,7 @@ def test_buy_choices_state_the_limits():
     choices = {c.fixed["company"]: c for c in game.legal_actions() if c.type == "buy"}
     assert set(choices) == set(game.state.companies)
     assert choices["Stahl"].params["count"].hi == 2
-    assert choices["Stahl"].info == {"price": 500, "prices": [500, 1000]}
+    assert choices["Stahl"].info == {"price": 500, "prices": [500, 500]}  # per share, as in every game
 
 
 def test_a_player_holds_at_most_four_shares_in_all():

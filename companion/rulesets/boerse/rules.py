@@ -288,7 +288,7 @@ class Rules(Ruleset):
                 if choice is None:
                     choice = cache[key] = Choice(
                         "buy", p, fixed={"company": c}, params={"count": IntRange(1, most)},
-                        info={"price": price, "prices": [price * k for k in range(1, most + 1)]},
+                        info={"price": price, "prices": [price] * most},  # each share at the same price (B4)
                     )
                 out.append(choice)
         return out
@@ -306,7 +306,7 @@ class Rules(Ruleset):
             if choice is None:
                 choice = cache[key] = Choice(
                     "sell", p, fixed={"company": c}, params={"count": IntRange(1, held)},
-                    info={"price": price, "prices": [price * k for k in range(1, held + 1)]},
+                    info={"price": price, "prices": [price] * held},  # each share at the same price (B4)
                 )
             out.append(choice)
         return out
