@@ -27,7 +27,7 @@ A turn (B4, B7, B8, B11) goes through these phases:
 from __future__ import annotations
 
 import random
-from typing import Any, ClassVar
+from typing import Any, Callable, ClassVar
 
 from companion.actions import Action, Choice, IntRange, OneOf, Rejection
 from companion.events import Event
@@ -135,6 +135,19 @@ class Rules(Ruleset):
         seats = range(len(players))
         self._rolls = [Choice("roll", p, params={"value": IntRange(1, 6)}) for p in seats]
         self._end_turns = [Choice("end_turn", p) for p in seats]
+        self._handlers: dict[str, Callable[[State, Action, list[Event]], None]] = {
+            "shuffle": self._do_shuffle,
+            "buy": self._do_buy,
+            "sell": self._do_sell,
+            "borrow": self._do_borrow,
+            "repay": self._do_repay,
+            "roll": self._do_roll,
+            "pick": self._do_pick,
+            "card": self._do_card,
+            "accept_offer": self._do_accept_offer,
+            "decline_offer": self._do_decline_offer,
+            "end_turn": self._do_end_turn,
+        }
 
     # ------------------------------------------------------------------ setup
     def _option_problems(self) -> list[str]:
@@ -340,7 +353,7 @@ class Rules(Ruleset):
     # ------------------------------------------------------------------ apply
     def apply(self, state: State, action: Action) -> list[Event]:
         events: list[Event] = []
-        getattr(self, "_do_" + action["type"])(state, action, events)
+        self._handlers[action["type"]](state, action, events)
         self._settle(state, events)
         return events
 
