@@ -288,22 +288,22 @@ class Rules(Ruleset):
         if room <= 0:
             return []
         prices = state.data["prices"]
+        cash = player.cash
         cache = self._cache
         out = []
         for c, at_bank in state.bank_shares.items():
-            if not at_bank:
-                continue
             price = prices[c]
-            most = min(at_bank, room, player.cash // price)
-            if most >= 1:
-                key = ("buy", p, c, most, price)
-                choice = cache.get(key)
-                if choice is None:
-                    choice = cache[key] = Choice(
-                        "buy", p, fixed={"company": c}, params={"count": IntRange(1, most)},
-                        info={"price": price, "prices": [price] * most},  # each share at the same price (B4)
-                    )
-                out.append(choice)
+            if not at_bank or price > cash:
+                continue
+            most = min(at_bank, room, cash // price)  # one at least
+            key = ("buy", p, c, most, price)
+            choice = cache.get(key)
+            if choice is None:
+                choice = cache[key] = Choice(
+                    "buy", p, fixed={"company": c}, params={"count": IntRange(1, most)},
+                    info={"price": price, "prices": [price] * most},  # each share at the same price (B4)
+                )
+            out.append(choice)
         return out
 
     def _sell_choices(self, state: State, p: int) -> list[Choice]:
