@@ -131,7 +131,7 @@ class Rules(Ruleset):
         self.deck_ids = list(self.cards)
         # Choices are immutable: games with the same interest rate share them (speed).
         self._cache: dict[Any, Choice] = self._shared_choices.setdefault(("choices", self.interest), {})
-        self._card_choices = self._make_card_choices()
+        self._card_choices = [] if self.virtual else self._make_card_choices()
         seats = range(len(players))
         self._rolls = [Choice("roll", p, params={"value": IntRange(1, 6)}) for p in seats]
         self._end_turns = [Choice("end_turn", p) for p in seats]
