@@ -37,7 +37,7 @@ from companion.game import Game
 from companion.journal import Journal, JournalError, default_path
 from companion.state import State
 
-SNAPSHOT_EVERY = 50
+SNAPSHOT_EVERY = 25
 """A snapshot every so many actions keeps opening and undoing flat in the game's length."""
 
 
