@@ -82,6 +82,15 @@ CATALOGUE: dict[str, dict[str, str]] = {
 }
 
 
+def counted(key: str, count: int) -> str:
+    """The key of a message about ``count`` things: ``key_one`` says "1 share" rather than "1 shares".
+
+    >>> counted("sold", 1), counted("sold", 3)
+    ('sold_one', 'sold')
+    """
+    return key + "_one" if count == 1 else key
+
+
 def register(messages: Mapping[str, Mapping[str, str]]) -> None:
     """Add a ruleset's messages (``{"en": {key: text}, …}``) to the catalogue."""
     for language, texts in messages.items():

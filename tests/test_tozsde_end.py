@@ -7,6 +7,7 @@ from companion.game import Game
 from tests.test_tozsde_support import (
     clear_shares,
     fields_of,
+    first_site,
     give_shares,
     keys,
     land,
@@ -18,10 +19,6 @@ from tests.test_tozsde_support import (
 )
 
 
-def site(company: str) -> int:
-    return fields_of("company", company)[0]
-
-
 # -- T8: the payment waits while the fortune covers it --------------------------------------
 
 
@@ -30,7 +27,7 @@ def test_t8_debt_waits_until_the_roller_has_sold_enough():
     game = started(2)
     give_shares(game, 1, "9", 5)  # Béla holds all of company 9
     set_cash(game, 0, 1000)
-    events = land(game, site("9"))  # rent 1500
+    events = land(game, first_site("9"))  # rent 1500
     assert "Anna must pay 1500 Rubin but has 1000 Rubin in cash: shares must be sold first." in texts(events)
     assert game.state.debt is not None and game.state.debt.total() == 1500
     assert legal_types(game) == {"sell"}
@@ -48,7 +45,7 @@ def test_t8_debt_settles_automatically_after_the_covering_sale():
     game = started(2)
     give_shares(game, 1, "9", 5)
     set_cash(game, 0, 100)
-    land(game, site("9"))  # rent 1500, cash 100
+    land(game, first_site("9"))  # rent 1500, cash 100
     events = game.apply({"type": "sell", "player": 0, "company": "3", "count": 1})  # +1200 → 1300
     assert game.state.debt is not None and keys(events) == ["tozsde.sold_one"]
     events = game.apply({"type": "sell", "player": 0, "company": "1", "count": 1})  # +1200 → 2500
@@ -82,7 +79,7 @@ def test_t8_rent_to_several_holders_waits_while_the_fortune_covers_it():
     clear_shares(game, 0)
     give_shares(game, 0, "11", 1)  # Anna: one share, worth 800 now
     set_cash(game, 0, 500)
-    events = land(game, site("10"))
+    events = land(game, first_site("10"))
     assert game.state.players[0].active and "tozsde.debt_waiting" in keys(events)
     assert game.view()["debt"]["claims"] == [[1, 600], [2, 300]]
     events = game.apply({"type": "sell", "player": 0, "company": "11", "count": 1})
@@ -97,7 +94,7 @@ def test_t10_drop_out_when_the_debt_exceeds_the_fortune():
     give_shares(game, 2, "10", 1)
     clear_shares(game, 0)
     set_cash(game, 0, 500)
-    events = land(game, site("10"))
+    events = land(game, first_site("10"))
     s = game.state
     assert not s.players[0].active and s.players[0].position is None
     assert s.players[0].cash == 0 and s.players[0].shares == {}
@@ -121,7 +118,7 @@ def test_t10_shares_go_back_to_the_exchange_without_payment():
     set_cash(game, 0, 0)
     clear_shares(game, 0)
     give_shares(game, 0, "12", 1)  # fortune 800 < 1500
-    events = land(game, site("9"))
+    events = land(game, first_site("9"))
     assert game.state.bank_shares["12"] == 5
     assert "Anna's 1 share went back to the exchange without payment." in texts(events)
 
@@ -247,7 +244,7 @@ def test_section8_note_only_cash_no_shares_handed_over_no_credit():
     game = started(2)
     give_shares(game, 1, "9", 5)
     set_cash(game, 0, 0)
-    land(game, site("9"))
+    land(game, first_site("9"))
     assert game.state.players[1].cash == 2000  # nothing paid on credit
     assert legal_types(game) == {"sell"}  # no loan, no giving shares: only selling to the exchange
     assert all(p.credit == 0 for p in game.state.players)

@@ -46,6 +46,11 @@ def fields_of(kind: str, company: str | None = None) -> list[int]:
     return [f["id"] for f in BOARD["fields"] if f["kind"] == kind and (company is None or f.get("company") == company)]
 
 
+def first_site(company: str) -> int:
+    """The first field (by id) that is a site of ``company``."""
+    return fields_of("company", company)[0]
+
+
 def approach(game: Game, player: int, target: int) -> int:
     """Put ``player``'s figure next to ``target``; return the die value that steps onto it (T15)."""
     step = game.rules.layout.step

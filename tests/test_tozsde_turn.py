@@ -4,24 +4,20 @@ from __future__ import annotations
 
 from companion.game import Game
 
-from tests.test_tozsde_support import setup
-
 from tests.test_tozsde_support import (
     FIELDS,
     clear_shares,
     fields_of,
+    first_site,
     give_shares,
     keys,
     land,
     legal_types,
     set_cash,
+    setup,
     started,
     texts,
 )
-
-
-def first_site(company: str) -> int:
-    return fields_of("company", company)[0]
 
 
 # -- T6: the turn ---------------------------------------------------------------

@@ -31,6 +31,7 @@ from typing import Any, Callable, ClassVar
 
 from companion.actions import Action, Choice, IntRange, OneOf, Rejection
 from companion.events import Event
+from companion.messages import counted
 from companion.ledger import move_shares, settle_debt, transfer
 from companion.ruleset import Ruleset, SetupError
 from companion.rulesets.boerse.deck import BOERSENSCHLUSS, close_window, random_deck_order, shuffle_spec
@@ -41,10 +42,6 @@ from companion.turns import advance, begin, eliminate, rank, rounds_after_this_t
 
 FISCUS = "fiscus"
 
-
-def _counted(key: str, count: int) -> str:
-    """The message key for a number of shares: ``key_one`` for exactly one."""
-    return key + "_one" if count == 1 else key
 
 
 class Rules(Ruleset):
@@ -373,7 +370,7 @@ class Rules(Ruleset):
         transfer(state, p, BANK, cost)
         move_shares(state, c, BANK, p, k)
         prices[c] += self.trade_move
-        events.append(Event(_counted("boerse.bought", k), {
+        events.append(Event(counted("boerse.bought", k), {
             "player": self._name(state, p), "count": k, "company": c, "cost": cost, "price": prices[c],
         }))
         self._check_price(state, c, events)
@@ -386,7 +383,7 @@ class Rules(Ruleset):
         move_shares(state, c, p, BANK, k)
         transfer(state, BANK, p, proceeds)
         prices[c] -= self.trade_move
-        events.append(Event(_counted("boerse.sold", k), {
+        events.append(Event(counted("boerse.sold", k), {
             "player": self._name(state, p), "count": k, "company": c, "proceeds": proceeds, "price": prices[c],
         }))
         if not state.finished:
@@ -657,7 +654,7 @@ class Rules(Ruleset):
                 move_shares(state, c, seat, BANK, count)
                 due = count * self.takeover_pays
                 paid = transfer(state, BANK, seat, due)
-                events.append(Event(_counted("boerse.takeover_paid", count), {
+                events.append(Event(counted("boerse.takeover_paid", count), {
                     "player": self._name(state, seat), "count": count, "company": c, "amount": paid,
                 }))
                 if paid < due:
@@ -667,7 +664,7 @@ class Rules(Ruleset):
             events.append(Event("boerse.package_bankrupt", {"company": c, "price": price}))
             for seat, count in sorted(state.holders(c).items()):
                 move_shares(state, c, seat, BANK, count)
-                events.append(Event(_counted("boerse.shares_lost", count), {
+                events.append(Event(counted("boerse.shares_lost", count), {
                     "player": self._name(state, seat), "count": count, "company": c,
                 }))
             prices[c] = self.reset_price

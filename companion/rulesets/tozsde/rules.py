@@ -20,6 +20,7 @@ from typing import Any, Callable, ClassVar, NamedTuple
 from companion import turns
 from companion.actions import Action, Choice, IntRange, OneOf, Permutation, Rejection
 from companion.events import Event
+from companion.messages import counted
 from companion.ledger import finish, move_shares, pay_claims, pay_or_owe, settle_debt, transfer
 from companion.ruleset import Ruleset, SetupError
 from companion.rulesets.tozsde import layout as board_layout
@@ -34,11 +35,6 @@ NUMBERS = OneOf(tuple(list(c) for n in (1, 2, 3) for c in itertools.combinations
 
 def _is_int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
-
-
-def _counted(key: str, count: int) -> str:
-    """The message key for ``count`` things: ``key_one`` says "1 share" rather than "1 shares"."""
-    return key + "_one" if count == 1 else key
 
 
 class _Ladder(NamedTuple):
@@ -507,7 +503,7 @@ class Rules(Ruleset):
             count = state.players[p].total_shares()
             amount = self.premium * count
             transfer(state, BANK, p, amount)
-            events.append(Event(_counted("tozsde.premium_paid", count), {"player": name, "amount": amount, "count": count}))
+            events.append(Event(counted("tozsde.premium_paid", count), {"player": name, "amount": amount, "count": count}))
         elif kind == "tax":
             fortune = self.fortune(state, p)
             amount = self.tax(fortune)
@@ -548,7 +544,7 @@ class Rules(Ruleset):
                 count = detail["counts"][str(creditor)]
                 out.append(
                     Event(
-                        _counted("tozsde.rent_paid", count),
+                        counted("tozsde.rent_paid", count),
                         {
                             "payer": name,
                             "payee": state.players[creditor].name,
@@ -603,7 +599,7 @@ class Rules(Ruleset):
         turns.eliminate(state, p)
         events.append(Event("player_out", {"player": player.name, "seat": p}))
         if count:
-            events.append(Event(_counted("tozsde.shares_returned", count), {"player": player.name, "count": count}))
+            events.append(Event(counted("tozsde.shares_returned", count), {"player": player.name, "count": count}))
         if not state.finished and state.current == p:
             self._next_turn(state, events)
 
@@ -621,14 +617,14 @@ class Rules(Ruleset):
         move_shares(state, c, BANK, p, n)
         bought = state.turn["bought"]
         bought[c] = bought.get(c, 0) + n
-        return [Event(_counted("tozsde.bought", n), {"player": state.players[p].name, "count": n, "company": c, "amount": cost})]
+        return [Event(counted("tozsde.bought", n), {"player": state.players[p].name, "count": n, "company": c, "amount": cost})]
 
     def _sell(self, state: State, action: Action) -> list[Event]:
         p, c, n = action["player"], action["company"], action["count"]
         amount = sum(self.sell_prices(state.bank_shares[c], n))
         move_shares(state, c, p, BANK, n)
         transfer(state, BANK, p, amount)
-        events = [Event(_counted("tozsde.sold", n), {"player": state.players[p].name, "count": n, "company": c, "amount": amount})]
+        events = [Event(counted("tozsde.sold", n), {"player": state.players[p].name, "count": n, "company": c, "amount": amount})]
         debt = state.debt
         if debt is not None and settle_debt(state):
             events.extend(self._paid_events(state, p, debt.claims, debt.reason, debt.detail))
