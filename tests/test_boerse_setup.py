@@ -139,6 +139,7 @@ def test_option_defaults():
         "final_share_value": "last_price",
         "dividend_table": [[0, 0], [2000, 100], [3000, 200], [4000, 300], [5000, 400], [6000, 500], [7000, 600]],
         "deck": "real",
+        "one_way_per_turn": True,  # B18, house default
     }
     assert Game(setup(2)).rules.options["deck"] == "virtual"
 

@@ -1,10 +1,16 @@
-"""Die Börse: buying, selling and prices (rule book: Buying and Selling Shares, Buying, Selling, Share Price Changes; B3, B4, B11)."""
+"""Die Börse: buying, selling and prices (rule book: Buying and Selling Shares, Buying, Selling, Share Price Changes; B3, B4, B11, B18)."""
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from companion.actions import Rejection
+from companion.ruleset import SetupError
 from tests.test_boerse_support import (
     TOTAL,
     give,
@@ -284,8 +290,9 @@ def test_apply_refuses_and_changes_nothing():
 def test_buying_then_selling_at_once_gains_100_as_the_book_is_written():
     # B4 as written: buy 1 at 500 (price → 600), sell it at 600 (price → 500): +100 DM for the
     # trader, paid by the bank (B2 holds). The book sets no limit; this test records it so a
-    # ruling can close it deliberately rather than by accident.
-    game = real()
+    # ruling can close it deliberately rather than by accident. B18 closes it; with its option off,
+    # the book as written.
+    game = real(options={"one_way_per_turn": False})
     before = game.state.players[0].cash
     for _ in range(3):
         buy(game, "Stahl", 1)
@@ -293,3 +300,109 @@ def test_buying_then_selling_at_once_gains_100_as_the_book_is_written():
     assert game.state.players[0].cash == before + 300
     assert game.state.data["prices"]["Stahl"] == 500
     assert money(game.state) == TOTAL
+
+
+# -- one direction per package per turn (B18) ------------------------------------------------------
+def sells(game):
+    return {c.fixed["company"] for c in game.legal_actions() if c.type == "sell"}
+
+
+def buys(game):
+    return {c.fixed["company"] for c in game.legal_actions() if c.type == "buy"}
+
+
+def test_one_way_per_turn_is_a_house_default_on():
+    game = real()
+    assert game.rules.options["one_way_per_turn"] is True
+    assert "B18" in game.view()["house_defaults"]["one_way_per_turn"]
+
+
+def test_a_package_bought_this_turn_cannot_be_sold_this_turn():
+    # B18: buy at 500 (→ 600) and sell back at 600 is refused, with its reason; another package may be sold
+    game = real()
+    hand(game, 0, "Bau", 1)
+    buy(game, "Stahl", 1)
+    assert sells(game) == {"Bau"}
+    before = game.state.to_json()
+    refusal = game.check({"type": "sell", "player": 0, "company": "Stahl", "count": 1})
+    assert refusal.code == "boerse.one_way_per_turn"
+    assert refusal.message() == "Anna bought Stahl this turn and may not sell it before the next turn (B18)."
+    assert game.state.to_json() == before
+    sell(game, "Bau", 1)
+    buy(game, "Stahl", 1)  # the same direction again is allowed
+    assert game.state.players[0].holding("Stahl") == 2
+
+
+def test_a_package_sold_this_turn_cannot_be_bought_back_this_turn():
+    # B18, the other way round: sell at 500 (→ 400), buy back at 400 is refused
+    game = real()
+    hand(game, 0, "Stahl", 2)
+    sell(game, "Stahl", 1)
+    assert "Stahl" not in buys(game) and "Chemie" in buys(game)
+    refusal = game.check({"type": "buy", "player": 0, "company": "Stahl", "count": 1})
+    assert refusal.code == "boerse.one_way_per_turn"
+    assert refusal.params["variant"] == "sold"
+    sell(game, "Stahl", 1)  # selling on is allowed
+    assert game.state.data["prices"]["Stahl"] == 300
+
+
+def test_one_way_refusal_speaks_three_languages():
+    # C6: the reason in the screen's language
+    game = real()
+    buy(game, "Stahl", 1)
+    refusal = game.check({"type": "sell", "player": 0, "company": "Stahl", "count": 1})
+    texts_ = {language: refusal.message(language) for language in ("en", "hu", "de")}
+    assert len(set(texts_.values())) == 3
+    assert all("Stahl" in t and "Anna" in t and "B18" in t for t in texts_.values())
+
+
+def test_the_bar_ends_with_the_turn():
+    # B18: "this turn": in the player's next turn the package may be sold
+    game = real()
+    buy(game, "Stahl", 1)
+    for seat in (0, 1):
+        game.apply({"type": "roll", "player": seat, "value": 1})
+        while game.state.phase != "after":  # whatever the field asks, answered simply
+            choice = game.legal_actions()[0]
+            game.apply(choice.sample(random.Random(0)))
+        game.apply({"type": "end_turn", "player": seat})
+    assert game.state.current == 0 and "Stahl" in sells(game)
+
+
+def test_a_forced_sale_to_pay_is_allowed_after_buying():
+    # B18 with B6: a payment waits after the roll; the package bought before the roll may be sold to pay
+    game = real()
+    buy(game, "Stahl", 1)  # 200 DM left
+    game.state.players[0].position = (space("risk") - 1) % len(game.rules.spaces)
+    game.apply({"type": "roll", "player": 0, "value": 1})
+    game.apply({"type": "card", "effect": "pay_bank", "amount": 600})
+    assert game.state.phase == "debt"
+    assert "Stahl" in sells(game)
+    events = sell(game, "Stahl", 1)
+    assert keys(events) == ["sold", "debt_paid"]
+    assert game.state.players[0].cash == 200 + 600 - 600
+
+
+def test_one_way_per_turn_must_be_true_or_false():
+    with pytest.raises(SetupError, match="one_way_per_turn"):
+        real(options={"one_way_per_turn": 1})
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.integers(min_value=0, max_value=10_000), max_size=12), st.booleans())
+def test_with_b18_no_turn_trades_a_package_both_ways(picks, rich):
+    # B18: whatever the trades chosen from the legal list, each package moves one way per turn, so the
+    # buy-and-sell loop of B4 as written cannot be run
+    game = real()
+    hand(game, 0, "Bau", 2)
+    if rich:
+        give(game, 0, 3000)
+    directions: dict[str, set[str]] = {}
+    for pick in picks:
+        trades = [c for c in game.legal_actions() if c.type in ("buy", "sell")]
+        if not trades:
+            break
+        choice = trades[pick % len(trades)]
+        game.apply(choice.sample(random.Random(pick)))
+        directions.setdefault(choice.fixed["company"], set()).add(choice.type)
+    assert all(len(kinds) == 1 for kinds in directions.values())

@@ -1,6 +1,6 @@
 """Die Börse: the rules of the German stock-exchange board game on the shared engine.
 
-The rule book and the rulings B1–B17 (``RULINGS.md``) are the law; the
+The rule book and the rulings B1–B18 (``RULINGS.md``) are the law; the
 comments cite them. Amounts live in ``ruleset.json``, the track in
 ``track.json`` (B16) and the virtual risk deck in ``deck.json`` (B10).
 
@@ -83,6 +83,7 @@ class Rules(Ruleset):
         self.shares_count: bool = self.options["final_share_value"] == "last_price"
         self.dividends: list[tuple[int, int]] = [(lo, amount) for lo, amount in self.options["dividend_table"]]
         self.virtual: bool = self.options["deck"] == "virtual"
+        self.one_way: bool = self.options["one_way_per_turn"]
 
         # The track (B16): the house default or the group's own.
         track = setup.get("track")
@@ -157,6 +158,8 @@ class Rules(Ruleset):
             allowed = self.data["option_values"][key]
             if o[key] not in allowed:
                 problems.append(f"{key} must be one of {', '.join(allowed)}, not {o[key]!r}")
+        if not isinstance(o["one_way_per_turn"], bool):
+            problems.append(f"one_way_per_turn must be true or false, not {o['one_way_per_turn']!r}")
         table = o["dividend_table"]
         def whole(v: Any) -> bool:
             return isinstance(v, int) and not isinstance(v, bool) and v >= 0
@@ -287,10 +290,11 @@ class Rules(Ruleset):
         prices = state.data["prices"]
         cash = player.cash
         cache = self._cache
+        barred = self._barred(state, "buy")
         out = []
         for c, at_bank in state.bank_shares.items():
             price = prices[c]
-            if not at_bank or price > cash:
+            if not at_bank or price > cash or c in barred:
                 continue
             most = min(at_bank, room, cash // price)  # one at least
             key = ("buy", p, c, most, price)
@@ -308,8 +312,11 @@ class Rules(Ruleset):
             return []
         prices = state.data["prices"]
         cache = self._cache
+        barred = self._barred(state, "sell")
         out = []
         for c, held in state.players[p].shares.items():
+            if c in barred:
+                continue
             price = prices[c]
             key = ("sell", p, c, held, price)
             choice = cache.get(key)
@@ -320,6 +327,21 @@ class Rules(Ruleset):
                 )
             out.append(choice)
         return out
+
+    def _barred(self, state: State, kind: str) -> dict[str, str]:
+        """B18: the packages this turn's trades bar from ``kind`` ("buy" or "sell"), each with the
+        direction already taken; none with the option off or for a sale forced by a payment (B6).
+
+        >>> rules = Rules({"ruleset": "boerse", "players": ["A", "B"], "options": {"deck": "real"}})
+        >>> state = rules.initial_state()
+        >>> state.turn["traded"] = {"Stahl": "buy", "Bau": "sell"}
+        >>> rules._barred(state, "sell"), rules._barred(state, "buy")
+        ({'Stahl': 'buy'}, {'Bau': 'sell'})
+        """
+        traded: dict[str, str] = state.turn.get("traded", {})
+        if not self.one_way or not traded or state.phase == "debt":
+            return {}
+        return {c: done for c, done in traded.items() if done != kind}
 
     def _borrow_choices(self, state: State, p: int) -> list[Choice]:
         line = self.credit_limit - state.players[p].credit  # B5
@@ -370,6 +392,7 @@ class Rules(Ruleset):
         transfer(state, p, BANK, cost)
         move_shares(state, c, BANK, p, k)
         prices[c] += self.trade_move
+        state.turn.setdefault("traded", {})[c] = "buy"  # B18
         events.append(Event(counted("boerse.bought", k), {
             "player": self._name(state, p), "count": k, "company": c, "cost": cost, "price": prices[c],
         }))
@@ -383,6 +406,8 @@ class Rules(Ruleset):
         move_shares(state, c, p, BANK, k)
         transfer(state, BANK, p, proceeds)
         prices[c] -= self.trade_move
+        if state.phase == "trade":  # B18: a sale forced by a payment (B6) bars nothing
+            state.turn.setdefault("traded", {})[c] = "sell"
         events.append(Event(counted("boerse.sold", k), {
             "player": self._name(state, p), "count": k, "company": c, "proceeds": proceeds, "price": prices[c],
         }))
@@ -847,6 +872,10 @@ class Rules(Ruleset):
             c = action.get("company")
             if not isinstance(c, str) or c not in state.data["prices"]:
                 return Rejection("boerse.unknown_package", {"company": c, "packages": ", ".join(self.packages)})
+            done = self._barred(state, kind).get(c)
+            if done is not None:
+                variant = "bought" if done == "buy" else "sold"
+                return Rejection("boerse.one_way_per_turn", {"player": player.name, "company": c, "variant": variant})
             count = action.get("count")
             if not isinstance(count, int) or isinstance(count, bool) or count < 1:
                 return rejection
