@@ -1,8 +1,12 @@
-"""T8 paying short of cash, T10 dropping out (§8), §2 ranking, T11 timed game."""
+"""T8 paying short of cash, T10 dropping out (§8), §2 ranking, T11 timed game, T17 time called while a payment waits."""
 
 from __future__ import annotations
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from companion.game import Game
+from companion.ledger import pay_or_owe
 
 from tests.test_tozsde_support import (
     clear_shares,
@@ -225,6 +229,75 @@ def test_t11_timed_clock_time_up_at_any_time():
     assert game.state.finished and game.state.end_reason == "time_up"
     assert game.state.ranking == [[2], [1], [0]]
     assert keys(events) == ["tozsde.time_up", "game_ended"]
+
+
+def test_t17_time_called_while_a_payment_waits_settles_it_first():
+    """T17: the waiting tax is paid by selling at the Exchange before the fortunes count; today's tie is gone.
+
+    Both hold 2000 cash and two whole companies (10 000 at the Exchange's prices, T4): fortunes 12 000.
+    Anna's tax is 2400 (T14), her cash 2000: the payment waits (T8). Counting her fortune with the debt
+    ignored would tie her with Béla, who is 2400 richer once she has paid.
+    """
+    game = started(2, timed_clock=True)
+    land(game, fields_of("tax")[0])
+    s = game.state
+    assert s.debt is not None and s.debt.total() == 2400 and s.players[0].cash == 2000
+    assert game.rules.fortune(s, 0) == game.rules.fortune(s, 1) == 12000
+    events = game.apply({"type": "time_up"})
+    assert s.finished and s.end_reason == "time_up" and s.debt is None
+    assert keys(events) == [
+        "tozsde.time_up", "tozsde.time_up_debt_first", "tozsde.sold_one", "tozsde.tax_paid", "tozsde.debt_settled",
+        "game_ended",
+    ]
+    assert texts(events)[1] == (
+        "Anna still owes 2400 Rubin and has 2000 Rubin in cash: shares are sold at the Exchange to pay it "
+        "before the fortunes are counted (T17)."
+    )
+    assert s.players[0].cash == 2000 + 1200 - 2400 and s.players[0].holding("1") == 4
+    assert game.rules.fortune(s, 0) == 12000 - 2400
+    assert s.ranking == [[1], [0]]
+
+
+def test_t17_the_debtor_sells_only_as_many_shares_as_needed():
+    """T17 as T8: shares are sold one at a time until the cash covers the debt, no more."""
+    game = started(3, timed_clock=True)
+    give_shares(game, 2, "9", 5)  # Clara: rent 1500 on a site of 9
+    set_cash(game, 0, 0)
+    land(game, first_site("9"))
+    game.apply({"type": "time_up"})
+    s = game.state
+    # each time the share that fetches most: one of 1 (1200), then one of 4 (1200, where 1 would give 1100)
+    assert s.players[0].shares == {"1": 4, "4": 4}
+    assert s.players[0].cash == 1200 + 1200 - 1500 and s.players[2].cash == 2000 + 1500
+    assert s.ranking[-1] == [0]
+
+
+def test_t17_a_debt_beyond_the_fortune_drops_the_debtor_out_before_the_count():
+    """T17 with T10: a waiting debt the fortune does not cover (a state made by hand: play cannot reach it)."""
+    game = started(3, timed_clock=True)
+    land(game, fields_of("tax")[0])
+    s = game.state
+    s.debt.claims = [["bank", 50000]]
+    events = game.apply({"type": "time_up"})
+    assert s.finished and s.end_reason == "time_up"
+    assert "player_out" in keys(events) and not s.players[0].active
+    assert s.ranking[-1] == [0] and s.players[0].shares == {}
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(min_value=1, max_value=5), st.integers(min_value=0, max_value=1999), st.data())
+def test_t17_the_debtor_ends_poorer_by_exactly_the_debt(extra, cash, data):
+    """T17, T4: whichever shares are sold, the debtor's counted fortune is the fortune less the debt."""
+    game = started(2, timed_clock=True)
+    give_shares(game, 0, "9", extra)
+    set_cash(game, 0, cash)
+    s = game.state
+    before = game.rules.fortune(s, 0)
+    debt = data.draw(st.integers(min_value=cash + 1, max_value=before - 1))
+    pay_or_owe(s, 0, [["bank", debt]], "tax")
+    s.phase = "act"
+    game.apply({"type": "time_up"})
+    assert s.debt is None and game.rules.fortune(s, 0) == before - debt
 
 
 def test_t5_the_exchange_has_unlimited_cash():

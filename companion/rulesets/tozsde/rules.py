@@ -24,7 +24,7 @@ from companion.messages import counted
 from companion.ledger import finish, move_shares, pay_claims, pay_or_owe, settle_debt, transfer
 from companion.ruleset import Ruleset, SetupError
 from companion.rulesets.tozsde import layout as board_layout
-from companion.state import BANK, State
+from companion.state import BANK, Debt, State
 
 DIE = IntRange(1, 6)
 """Every roll is one die value (C3)."""
@@ -673,8 +673,33 @@ class Rules(Ruleset):
         return events
 
     def _time_up(self, state: State, action: Action) -> list[Event]:
-        finish(state, "time_up")
-        return [Event("tozsde.time_up")]
+        """T11: the game ends now; a payment still waiting is settled first (T17), then fortunes count."""
+        events = [Event("tozsde.time_up")]
+        if state.debt is not None:
+            self._settle_when_time_is_up(state, state.debt, events)
+        finish(state, "time_up")  # unless the debtor's drop-out left one player (T10): that reason stands
+        return events
+
+    def _settle_when_time_is_up(self, state: State, debt: Debt, events: list[Event]) -> None:
+        """T17: the debtor sells at the Exchange as needed and pays (T8), or drops out (T10).
+
+        Which shares are sold does not change the debtor's fortune (T4); the app
+        sells one share at a time, each time the one that fetches most (the
+        first such company in the order of the companies), so as few as needed.
+        """
+        p = debt.debtor
+        fortune = self.fortune(state, p)
+        if debt.total() >= fortune:
+            # T10. Not reached by play: a debt waits only while the fortune is larger (T8), and selling
+            # leaves the fortune as it is (T4); a state made otherwise is still settled by the rules.
+            state.debt = None
+            self._bust(state, p, debt.claims, debt.reason, debt.detail, fortune, events)
+            return
+        player = state.players[p]
+        events.append(Event("tozsde.time_up_debt_first", {"player": player.name, "amount": debt.total(), "cash": player.cash}))
+        while state.debt is not None:
+            company = min(player.shares, key=lambda c: (state.bank_shares[c], self.companies.index(c)))
+            events.extend(self._sell(state, {"type": "sell", "player": p, "company": company, "count": 1}))
 
     # ------------------------------------------------------------------
     # the end (§2, §8, T10, T11)
