@@ -1,8 +1,8 @@
 """A game: a ruleset, a setup and the ordered actions; the state follows from them (C2).
 
 >>> game = Game({"ruleset": "tozsde", "players": ["Anna", "Béla"]})
->>> game.state.phase
-'order'
+>>> print(game.state.phase)
+order
 >>> game.check({"type": "roll", "player": 0, "value": 9}).code
 'out_of_range'
 """

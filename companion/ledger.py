@@ -17,7 +17,10 @@ at once (B14).
 
 from __future__ import annotations
 
+from typing import Any
+
 from companion.state import BANK, Account, Debt, State
+from companion.turns import EndReason, finish
 
 
 class LedgerError(AssertionError):
@@ -68,7 +71,7 @@ def transfer(state: State, payer: Account, payee: Account, amount: int) -> int:
     if paid < amount:
         if isinstance(payee, int):
             state.players[payee].unpaid += amount - paid
-        finish(state, "bank_insolvent")
+        finish(state, EndReason.BANK_INSOLVENT)
     return paid
 
 
@@ -102,13 +105,13 @@ def _remove_shares(state: State, company: str, source: Account, count: int) -> N
         holding[company] = have - count
 
 
-def pay_claims(state: State, debtor: int, claims: list[list]) -> None:
+def pay_claims(state: State, debtor: int, claims: list[list[Any]]) -> None:
     """Pay every claim in full from the debtor's cash (which must cover them)."""
     for creditor, amount in claims:
         transfer(state, debtor, creditor, amount)
 
 
-def pay_or_owe(state: State, debtor: int, claims: list[list], reason: str, **detail: object) -> bool:
+def pay_or_owe(state: State, debtor: int, claims: list[list[Any]], reason: str, **detail: object) -> bool:
     """Pay the claims now if cash covers them, else leave them as ``state.debt``.
 
     Returns True when paid. The caller has already made sure the debtor can
@@ -130,11 +133,3 @@ def settle_debt(state: State) -> bool:
     pay_claims(state, debt.debtor, debt.claims)
     state.debt = None
     return True
-
-
-def finish(state: State, reason: str) -> None:
-    """End the game (the first reason given stands); the ranking is filled in by the game."""
-    if not state.finished:
-        state.finished = True
-        state.end_reason = reason
-        state.phase = "over"

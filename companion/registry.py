@@ -13,6 +13,7 @@ from __future__ import annotations
 import importlib
 import pkgutil
 from importlib.metadata import entry_points
+from typing import Any
 
 from companion.ruleset import Ruleset, SetupError
 
@@ -50,11 +51,12 @@ def ruleset_class(name: str) -> type[Ruleset]:
         module = importlib.import_module(f"companion.rulesets.{name}.rules")
     except ModuleNotFoundError:
         raise SetupError(f"unknown ruleset {name!r}; available: {', '.join(sorted(available()))}") from None
-    _found[name] = module.Rules
-    return module.Rules
+    found: type[Ruleset] = module.Rules
+    _found[name] = found
+    return found
 
 
-def load(setup: dict) -> Ruleset:
+def load(setup: dict[str, Any]) -> Ruleset:
     """The ruleset object for a setup (``{"ruleset": name, "players": […], "options": {…}}``)."""
     name = setup.get("ruleset")
     if not isinstance(name, str):

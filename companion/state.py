@@ -71,11 +71,13 @@ class State:
     end_round: int | None = None
     """If set, the game ends when round ``end_round`` is over."""
     phase: str = "setup"
+    """:class:`companion.turns.Phase` or a ruleset's own phase, stored as its string."""
     debt: Debt | None = None
     turn: dict[str, Any] = field(default_factory=dict)
     """Scratch data of the running turn (what was bought, pending bets…)."""
     finished: bool = False
     end_reason: str | None = None
+    """A :class:`companion.turns.EndReason`, stored as its string."""
     out_order: list[int] = field(default_factory=list)
     ranking: list[list[int]] | None = None
     data: dict[str, Any] = field(default_factory=dict)
@@ -91,6 +93,18 @@ class State:
         return cls(players, list(companies), bank_shares, None if bank_cash is None else bank_cash - paid)
 
     # -- queries ---------------------------------------------------------
+    @property
+    def current_seat(self) -> int:
+        """The seat of ``current``, for code that runs only once someone has the turn.
+
+        >>> s = State.new(["Anna", "Béla"], [], shares_per_company=0, cash=0)
+        >>> s.current = 1; s.current_seat
+        1
+        """
+        if self.current is None:
+            raise ValueError("no player has the turn yet")
+        return self.current
+
     def active_players(self) -> list[int]:
         return [p for p in (self.order or range(len(self.players))) if self.players[p].active]
 

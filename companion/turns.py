@@ -15,8 +15,49 @@ round (T11 timed game, B11 the rounds after Börsenschluss).
 
 from __future__ import annotations
 
-from companion.ledger import finish
+from enum import StrEnum
+
 from companion.state import State
+
+
+class Phase(StrEnum):
+    """The phases the core knows; each ruleset adds its own (the state stores the plain string).
+
+    >>> Phase.OVER == "over", f"{Phase.OVER}"
+    (True, 'over')
+    """
+
+    SETUP = "setup"
+    """A new state, before the ruleset has set its first phase."""
+    OVER = "over"
+    """The game has ended (:func:`finish`)."""
+
+
+class EndReason(StrEnum):
+    """Why a game ended; the state stores the plain string, the messages ``game_ended.<reason>``."""
+
+    LAST_PLAYER = "last_player"
+    """All but one dropped out (§8, T10, B17)."""
+    ROUNDS = "rounds"
+    """The last round is over (T11 timed rounds, B11 after Börsenschluss)."""
+    TIME_UP = "time_up"
+    """Time was called (T11 clock)."""
+    BANK_INSOLVENT = "bank_insolvent"
+    """A finite bank could not pay a claim (B14)."""
+
+
+def finish(state: State, reason: EndReason) -> None:
+    """End the game (the first reason given stands); the ranking is filled in by the game.
+
+    >>> s = State.new(["A", "B"], [], shares_per_company=0, cash=0)
+    >>> finish(s, EndReason.ROUNDS); finish(s, EndReason.TIME_UP)
+    >>> s.finished, str(s.end_reason), str(s.phase)
+    (True, 'rounds', 'over')
+    """
+    if not state.finished:
+        state.finished = True
+        state.end_reason = reason
+        state.phase = Phase.OVER
 
 
 def begin(state: State, order: list[int], first: int | None = None) -> None:
@@ -30,17 +71,18 @@ def begin(state: State, order: list[int], first: int | None = None) -> None:
 
 def advance(state: State) -> int | None:
     """Pass the turn to the next seat still in the game; count rounds; end after ``end_round``."""
-    if state.finished or state.current is None:
+    current = state.current
+    if state.finished or current is None:
         return None
     order = state.order
     anchor_index = order.index(state.anchor) if state.anchor in order else 0
-    index = order.index(state.current)
+    index = order.index(current)
     for _ in range(len(order)):
         index = (index + 1) % len(order)
         if index == anchor_index:
             state.round += 1
             if state.end_round is not None and state.round > state.end_round:
-                finish(state, "rounds")
+                finish(state, EndReason.ROUNDS)
                 return None
         if state.players[order[index]].active:
             state.current = order[index]
@@ -51,7 +93,7 @@ def advance(state: State) -> int | None:
 
 def rounds_after_this_turn(state: State, rounds: int) -> None:
     """End the game ``rounds`` full rounds after the running turn, counted from the next seat (B11)."""
-    index = state.order.index(state.current)
+    index = state.order.index(state.current_seat)
     nxt = state.order[(index + 1) % len(state.order)]
     # Re-anchor so the next seat opens round ``state.round + 1``.
     state.anchor = nxt
@@ -67,7 +109,7 @@ def eliminate(state: State, player: int) -> None:
     seat.position = None
     state.out_order.append(player)
     if len(state.active_players()) <= 1:
-        finish(state, "last_player")
+        finish(state, EndReason.LAST_PLAYER)
 
 
 def rank(state: State, scores: dict[int, int]) -> list[list[int]]:

@@ -3,12 +3,15 @@ Buying and Selling Shares; B8, B10, B11, B12, C2)."""
 
 from __future__ import annotations
 
+import ast
 import random
+from pathlib import Path
 
 import pytest
 
 from companion.actions import IntRange, OneOf
 from companion.game import Game
+from companion.rulesets.boerse import deck
 from companion.rulesets.boerse.deck import close_window, random_deck_order
 from tests.test_boerse_support import (
     CARD_IDS,
@@ -48,7 +51,7 @@ def test_random_deck_orders_are_valid_and_cover_the_bottom_third():
     rules = Game(setup(2)).rules
     places = set()
     for seed in range(400):
-        order = random_deck_order(rules, random.Random(seed))
+        order = random_deck_order(rules.shuffle_spec, random.Random(seed))
         assert sorted(order) == sorted(CARD_IDS)
         places.add(order.index("BS"))
     assert places == set(range(25, 38))
@@ -81,7 +84,7 @@ def test_a_bad_shuffle_is_refused_with_the_reason(order, reason):
 
 def test_a_replay_needs_no_random_generator():
     # C2: the order is in the action; the same actions give the same game
-    order = random_deck_order(Game(setup(2)).rules, random.Random(11))
+    order = random_deck_order(Game(setup(2)).rules.shuffle_spec, random.Random(11))
     actions = [{"type": "shuffle", "order": order}, {"type": "roll", "player": 0, "value": RISK}]
     a, b = Game(setup(2), actions), Game(setup(2), actions)
     assert a.state == b.state and a.state.data["last_card"] == order[0]
@@ -330,3 +333,11 @@ def test_card_tax_and_payment_short_of_cash_wait_as_a_debt():
     give(game, 0, 0)
     game.apply({"type": "card", "effect": "tax", "amount": 1000})
     assert game.state.phase == "debt" and game.state.debt.claims == [["fiscus", 1000]]
+
+
+def test_the_deck_module_does_not_import_the_rules():
+    # deck.py serves rules.py; an import back (even for type checking) would make a cycle
+    tree = ast.parse(Path(deck.__file__).read_text(encoding="utf-8"))
+    imported = {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}
+    imported |= {alias.name for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names}
+    assert not any(name and name.endswith(".rules") for name in imported)

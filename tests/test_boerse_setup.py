@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from companion import registry
 from companion.game import Game
 from companion.ruleset import SetupError
-from companion.rulesets.boerse.rules import Rules
+from companion.rulesets.boerse.rules import Phase, Rules
 from tests.test_boerse_support import (
     CARD_IDS,
     DECK,
@@ -252,3 +254,10 @@ def test_the_house_deck_speaks_the_card_vocabulary():
     assert effect_problems({"effect": "move", "space": 99}, packages=[], step=50, spaces=40) == [
         "space 99 is not on the track (0–39)"
     ]
+
+
+def test_phases_are_stored_as_the_strings_old_journals_hold():
+    # C2: the phase enum's values are the strings in journals and fixtures written before it
+    assert [p.value for p in Phase] == ["shuffle", "trade", "pick", "card", "offer", "debt", "after"]
+    game = Game(setup(2))
+    assert json.loads(json.dumps(game.state.to_json()))["phase"] == "shuffle" == Phase.SHUFFLE

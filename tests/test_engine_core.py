@@ -21,7 +21,6 @@ from companion.events import Event
 from companion.game import Game, replay
 from companion.ledger import (
     LedgerError,
-    finish,
     move_shares,
     pay_or_owe,
     settle_debt,
@@ -31,7 +30,7 @@ from companion.messages import render
 from companion.ruleset import SetupError
 from companion.state import BANK, State
 from companion.table import Table
-from companion.turns import advance, begin, eliminate, rank, rounds_after_this_turn
+from companion.turns import EndReason, Phase, advance, begin, eliminate, finish, rank, rounds_after_this_turn
 
 ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
@@ -211,10 +210,25 @@ def test_finite_bank_pays_what_it_has_and_ends_the_game():
     assert s.players[1].unpaid == 600
     assert s.finished and s.end_reason == "bank_insolvent" and s.phase == "over"
     # the first reason stands
-    finish(s, "rounds")
+    finish(s, EndReason.ROUNDS)
     assert s.end_reason == "bank_insolvent"
     total = sum(p.cash for p in s.players) + s.bank_cash
     assert total == 2000  # B2: nothing created or lost
+
+
+def test_phases_and_end_reasons_are_stored_as_the_strings_old_journals_hold():
+    # C2: journals and fixtures written before the enums replay to the same state JSON
+    assert {r.value for r in EndReason} == {"last_player", "rounds", "time_up", "bank_insolvent"}
+    assert [p.value for p in Phase] == ["setup", "over"]
+    s = State.new(["A", "B"], [], shares_per_company=0, cash=0)
+    assert s.phase == Phase.SETUP
+    finish(s, EndReason.TIME_UP)
+    data = json.loads(json.dumps(s.to_json()))
+    assert (data["phase"], data["end_reason"]) == ("over", "time_up")
+    assert State.from_json(data) == s
+    for reason in EndReason:  # each has its own text
+        assert render("game_ended", {"variant": reason, "reason": reason, "winner": "A"}) != render(
+            "game_ended", {"reason": reason, "winner": "A"})
 
 
 def test_pots_collect_and_pay_out():

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from companion.game import Game
 from companion.ruleset import SetupError
+from companion.rulesets.tozsde.rules import Phase
 
 from tests.test_tozsde_support import NAMES, keys, legal_types, setup, texts
 
@@ -156,3 +159,10 @@ def test_c6_bad_input_is_rejected_with_a_reason_and_changes_nothing():
     assert game.check("roll").code == "malformed_action"
     assert game.state.to_json() == before
     assert legal_types(game) == {"roll", "set_order"}
+
+
+def test_phases_are_stored_as_the_strings_old_journals_hold():
+    # C2: the phase enum's values are the strings in journals and fixtures written before it
+    assert [p.value for p in Phase] == ["order", "draw", "roll", "act", "casino_bet", "casino_roll"]
+    game = Game(setup(2))
+    assert json.loads(json.dumps(game.state.to_json()))["phase"] == "order" == Phase.ORDER

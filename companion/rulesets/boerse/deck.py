@@ -18,12 +18,9 @@ therefore never reveal it.
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from companion.actions import Permutation
-
-if TYPE_CHECKING:
-    from companion.rulesets.boerse.rules import Rules
 
 BOERSENSCHLUSS = "boersenschluss"
 """The effect of the card that closes the exchange."""
@@ -37,7 +34,7 @@ def close_window(size: int) -> tuple[int, int]:
 
 def closing_card(cards: list[dict[str, Any]]) -> str:
     """The id of the Börsenschluss card."""
-    return next(card["id"] for card in cards if card["effect"] == BOERSENSCHLUSS)
+    return next(str(card["id"]) for card in cards if card["effect"] == BOERSENSCHLUSS)
 
 
 def shuffle_spec(cards: list[dict[str, Any]]) -> Permutation:
@@ -46,13 +43,14 @@ def shuffle_spec(cards: list[dict[str, Any]]) -> Permutation:
     return Permutation(tuple(card["id"] for card in cards), ((closing_card(cards), lo, hi),))
 
 
-def random_deck_order(rules: Rules, rng: random.Random) -> list[str]:
+def random_deck_order(spec: Permutation, rng: random.Random) -> list[str]:
     """A valid random deck order for the shuffle action, as the table would shuffle it.
 
-    >>> from companion.rulesets.boerse.rules import Rules
-    >>> rules = Rules({"ruleset": "boerse", "players": ["Anna", "Bernd"]})
-    >>> order = random_deck_order(rules, random.Random(7))
+    ``spec`` is the deck's :func:`shuffle_spec`.
+
+    >>> cards = [{"id": f"K{n:02}", "effect": "tax"} for n in range(1, 38)] + [{"id": "BS", "effect": BOERSENSCHLUSS}]
+    >>> order = random_deck_order(shuffle_spec(cards), random.Random(7))
     >>> len(order), order.index("BS") >= 25
     (38, True)
     """
-    return rules.shuffle_spec.sample(rng)
+    return spec.sample(rng)

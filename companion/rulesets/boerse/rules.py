@@ -27,9 +27,10 @@ A turn (B4, B7, B8, B11) goes through these phases:
 from __future__ import annotations
 
 import random
+from enum import StrEnum
 from typing import Any, Callable, ClassVar
 
-from companion.actions import Action, Choice, IntRange, OneOf, Rejection
+from companion.actions import Action, Choice, IntRange, OneOf, ParamSpec, Rejection
 from companion.events import Event
 from companion.messages import counted
 from companion.ledger import move_shares, settle_debt, transfer
@@ -43,6 +44,27 @@ from companion.turns import advance, begin, eliminate, rank, rounds_after_this_t
 FISCUS = "fiscus"
 
 
+class Phase(StrEnum):
+    """The phases of a turn (besides the core's ``over``); the state stores their strings.
+
+    ``state.turn["stage"]`` is the phase the turn returns to once no payment waits.
+    """
+
+    SHUFFLE = "shuffle"
+    """Once, before the first turn, with the virtual deck: the app enters the order (B10, C2)."""
+    TRADE = "trade"
+    """Before the roll: buy and sell while the exchange is open, borrow and repay, roll (B4, B5)."""
+    PICK = "pick"
+    """A rise or fall space: the player picks the package."""
+    CARD = "card"
+    """The real deck: the banker enters the drawn card's effect (B10)."""
+    OFFER = "offer"
+    """A card offers a share: accept or decline."""
+    DEBT = "debt"
+    """A payment waits until the debtor has sold or borrowed (B6)."""
+    AFTER = "after"
+    """The field has acted: borrow, repay, end the turn."""
+
 
 class Rules(Ruleset):
     """Die Börse for 2–4 players (B1)."""
@@ -54,7 +76,7 @@ class Rules(Ruleset):
     max_players = 4
     board_key = "track"
     """The setup key of a group's own board (``companion new --board``)."""
-    _shared_choices: ClassVar[dict[Any, dict]] = {}
+    _shared_choices: ClassVar[dict[Any, dict[Any, Choice]]] = {}
 
     def __init__(self, setup: dict[str, Any]) -> None:
         super().__init__(setup)
@@ -202,19 +224,19 @@ class Rules(Ruleset):
             "last_card": None,
         }
         begin(state, list(range(len(names))), self.first)  # B15, C5
-        stage = "shuffle" if self.virtual else "trade"
+        stage = Phase.SHUFFLE if self.virtual else Phase.TRADE
         state.turn = {"stage": stage}
         state.phase = stage
         return state
 
     def random_setup_action(self, state: State, rng: random.Random) -> Action | None:
         """The shuffle of the virtual deck when it is due (phase ``shuffle``), else None."""
-        if state.phase != "shuffle":
+        if state.phase != Phase.SHUFFLE:
             return None
-        return {"type": "shuffle", "order": random_deck_order(self, rng)}
+        return {"type": "shuffle", "order": random_deck_order(self.shuffle_spec, rng)}
 
     # ---------------------------------------------------------------- choices
-    def _choice(self, key: tuple, make) -> Choice:
+    def _choice(self, key: tuple[Any, ...], make: Callable[[], Choice]) -> Choice:
         choice = self._cache.get(key)
         if choice is None:
             choice = self._cache[key] = make()
@@ -228,27 +250,27 @@ class Rules(Ruleset):
         price = IntRange(limits["offer_price"]["min"], limits["offer_price"]["max"], limits["offer_price"]["step"])
         packages = OneOf(tuple(self.packages))
         spaces = OneOf(tuple(range(self.length)))
-        specs = {"amount": money, "company": packages, "price": price, "space": spaces}
+        specs: dict[str, ParamSpec] = {"amount": money, "company": packages, "price": price, "space": spaces}
         choices = []
         for kind, params in EFFECTS.items():
             signed = kind in ("package", "all_packages")
-            spec = {name: (change if name == "amount" and signed else specs[name]) for name in params}
+            spec: dict[str, ParamSpec] = {name: (change if name == "amount" and signed else specs[name]) for name in params}
             choices.append(Choice("card", fixed={"effect": kind}, params=spec))
         return choices
 
     def legal_actions(self, state: State) -> list[Choice]:
         phase = state.phase
-        if phase == "over" or state.finished:
+        if state.finished:
             return []
-        if phase == "shuffle":
+        if phase == Phase.SHUFFLE:
             return [self._choice(("shuffle",), lambda: Choice("shuffle", params={"order": self.shuffle_spec}))]
-        if phase == "debt":
+        if phase == Phase.DEBT:
             debtor = state.debt.debtor  # type: ignore[union-attr]
             return self._sell_choices(state, debtor) + self._borrow_choices(state, debtor)
-        p = state.current
-        if phase == "trade" or phase == "after":
+        p = state.current_seat
+        if phase == Phase.TRADE or phase == Phase.AFTER:
             return self._turn_choices(state, p, phase)
-        if phase == "pick":
+        if phase == Phase.PICK:
             amount = state.turn["pick"]
             return [
                 self._choice(
@@ -256,11 +278,11 @@ class Rules(Ruleset):
                     lambda: Choice("pick", p, params={"company": OneOf(tuple(self.packages))}, info={"amount": amount}),
                 )
             ]
-        if phase == "card":
+        if phase == Phase.CARD:
             if state.data["closed"]:
                 return [c for c in self._card_choices if c.fixed["effect"] != BOERSENSCHLUSS]
             return self._card_choices
-        if phase == "offer":
+        if phase == Phase.OFFER:
             offer = state.turn["offer"]
             choices = []
             if state.players[p].cash >= offer["price"]:
@@ -271,7 +293,7 @@ class Rules(Ruleset):
         return []
 
     def _turn_choices(self, state: State, p: int, phase: str) -> list[Choice]:
-        if phase == "after":
+        if phase == Phase.AFTER:
             choices = [self._end_turns[p]]
         else:
             choices = [self._rolls[p]]
@@ -339,7 +361,7 @@ class Rules(Ruleset):
         ({'Stahl': 'buy'}, {'Bau': 'sell'})
         """
         traded: dict[str, str] = state.turn.get("traded", {})
-        if not self.one_way or not traded or state.phase == "debt":
+        if not self.one_way or not traded or state.phase == Phase.DEBT:
             return {}
         return {c: done for c, done in traded.items() if done != kind}
 
@@ -381,7 +403,7 @@ class Rules(Ruleset):
 
     def _do_shuffle(self, state: State, action: Action, events: list[Event]) -> None:
         state.data["deck"] = list(action["order"])
-        state.turn = {"stage": "trade"}
+        state.turn = {"stage": Phase.TRADE}
         events.append(Event("boerse.deck_shuffled", {"cards": len(action["order"])}))
 
     def _do_buy(self, state: State, action: Action, events: list[Event]) -> None:
@@ -406,7 +428,7 @@ class Rules(Ruleset):
         move_shares(state, c, p, BANK, k)
         transfer(state, BANK, p, proceeds)
         prices[c] -= self.trade_move
-        if state.phase == "trade":  # B18: a sale forced by a payment (B6) bars nothing
+        if state.phase == Phase.TRADE:  # B18: a sale forced by a payment (B6) bars nothing
             state.turn.setdefault("traded", {})[c] = "sell"
         events.append(Event(counted("boerse.sold", k), {
             "player": self._name(state, p), "count": k, "company": c, "proceeds": proceeds, "price": prices[c],
@@ -437,14 +459,14 @@ class Rules(Ruleset):
         # B7: forward by the number rolled.
         p, value = action["player"], action["value"]
         state.turn["rolled"] = value
-        state.turn["stage"] = "after"
+        state.turn["stage"] = Phase.AFTER
         events.append(Event("boerse.rolled", {"player": self._name(state, p), "value": value}))
         if self._move(state, p, value, events) and not state.finished:
             self._land(state, p, events)
 
     def _do_pick(self, state: State, action: Action, events: list[Event]) -> None:
         amount = state.turn.pop("pick")
-        state.turn["stage"] = "after"
+        state.turn["stage"] = Phase.AFTER
         self._change_price(state, action["company"], amount, events, by=self._name(state, action["player"]))
 
     def _do_card(self, state: State, action: Action, events: list[Event]) -> None:
@@ -452,19 +474,19 @@ class Rules(Ruleset):
         effect = {k: v for k, v in action.items() if k != "type"}
         state.data["drawn"] += 1
         state.data["last_card"] = effect
-        state.turn["stage"] = "after"
+        state.turn["stage"] = Phase.AFTER
         params = {k: v for k, v in effect.items() if k != "effect"}
         if "amount" in params:
             params["change"] = f"{params['amount']:+d}"
-        events.append(Event("boerse.card_" + effect["effect"], {"player": self._name(state, state.current), **params}))
-        self._effect(state, state.current, effect, events)
+        events.append(Event("boerse.card_" + effect["effect"], {"player": self._name(state, state.current_seat), **params}))
+        self._effect(state, state.current_seat, effect, events)
 
     def _do_accept_offer(self, state: State, action: Action, events: list[Event]) -> None:
         # A share offered by a card: bought from the bank at the card's price; as any
         # purchase it then moves the price up by 100 (B4, house reading).
         p = action["player"]
         offer = state.turn.pop("offer")
-        state.turn["stage"] = "after"
+        state.turn["stage"] = Phase.AFTER
         c, price = offer["company"], offer["price"]
         transfer(state, p, BANK, price)
         move_shares(state, c, BANK, p, 1)
@@ -477,7 +499,7 @@ class Rules(Ruleset):
 
     def _do_decline_offer(self, state: State, action: Action, events: list[Event]) -> None:
         offer = state.turn.pop("offer")
-        state.turn["stage"] = "after"
+        state.turn["stage"] = Phase.AFTER
         events.append(Event("boerse.offer_declined", {"player": self._name(state, action["player"]), **offer}))
 
     def _do_end_turn(self, state: State, action: Action, events: list[Event]) -> None:
@@ -488,6 +510,7 @@ class Rules(Ruleset):
         """Move forward; True if the landing field acts (B7, B8)."""
         player = state.players[p]
         pos = player.position
+        assert pos is not None, "a player still in has a stone on the track"
         to_start = (self.start - pos) % self.length or self.length
         if steps >= to_start:
             if self.stop_at_start:
@@ -536,18 +559,21 @@ class Rules(Ruleset):
 
     def _land(self, state: State, p: int, events: list[Event]) -> None:
         """The field the player stopped on acts."""
-        space = self.spaces[state.players[p].position]
+        position = state.players[p].position
+        assert position is not None, "a player still in has a stone on the track"
+        space = self.spaces[position]
         kind = space["kind"]
-        state.turn["stage"] = "after"
+        state.turn["stage"] = Phase.AFTER
         if kind == "rise" or kind == "fall":
             # The player picks which package rises or falls.
             state.turn["pick"] = space["amount"] if kind == "rise" else -space["amount"]
-            state.turn["stage"] = "pick"
+            state.turn["stage"] = Phase.PICK
             events.append(Event("boerse.pick_" + kind, {"player": self._name(state, p), "amount": space["amount"]}))
         elif kind == "risk":
             self._risk(state, p, events)
         elif kind == "event":
-            label = space.get("name") if isinstance(space.get("name"), dict) else {}
+            name = space.get("name")
+            label: dict[str, str] = name if isinstance(name, dict) else {}
             events.append(Event("boerse.event_space", {
                 "player": self._name(state, p), "effect": space["effect"],
                 "text": label.get("en", space["effect"]),
@@ -565,7 +591,7 @@ class Rules(Ruleset):
     def _risk(self, state: State, p: int, events: list[Event]) -> None:
         # B10: the top card; it goes back under the deck (the n-th draw is order[n % 38]).
         if not self.virtual:
-            state.turn["stage"] = "card"
+            state.turn["stage"] = Phase.CARD
             events.append(Event("boerse.draw_card", {"player": self._name(state, p)}))
             return
         deck = state.data["deck"]
@@ -642,7 +668,7 @@ class Rules(Ruleset):
             events.append(Event("boerse.offer_lapsed_" + why, {"player": name, "company": company, "price": price}))
             return
         state.turn["offer"] = {"company": company, "price": price}
-        state.turn["stage"] = "offer"
+        state.turn["stage"] = Phase.OFFER
         events.append(Event("boerse.offer_made", {"player": name, "company": company, "price": price}))
 
     def _close(self, state: State, events: list[Event]) -> None:
@@ -653,7 +679,7 @@ class Rules(Ruleset):
         state.data["closed_round"] = state.round
         rounds_after_this_turn(state, self.data["rounds_after_close"])
         events.append(Event("boerse.boersenschluss", {
-            "player": self._name(state, state.current), "rounds": self.data["rounds_after_close"],
+            "player": self._name(state, state.current_seat), "rounds": self.data["rounds_after_close"],
         }))
 
     # ---------------------------------------------------------------- prices
@@ -721,7 +747,7 @@ class Rules(Ruleset):
                     state.debt = None
                     self._bankrupt(state, debt.debtor, debt.claims, events)
                     continue
-                state.phase = "debt"
+                state.phase = Phase.DEBT
                 return
             pending = state.turn.get("pending")
             if not pending:
@@ -743,10 +769,10 @@ class Rules(Ruleset):
                 self._bankrupt(state, debtor, [[creditor, amount]], events)
         if state.finished:
             return
-        if not state.players[state.current].active:
+        if not state.players[state.current_seat].active:
             self._pass_turn(state, events)  # B6: the bankrupt roller's turn passes on
             return
-        state.phase = state.turn.get("stage", "trade")
+        state.phase = state.turn.get("stage", Phase.TRADE)
 
     def _bankrupt(self, state: State, p: int, claims: list[list[Any]], events: list[Event]) -> None:
         """B6: the cash goes to the creditor, the credit is written off, the shares go back, the player leaves."""
@@ -769,11 +795,11 @@ class Rules(Ruleset):
         advance(state)  # B11: ends the game after the rounds after Börsenschluss
         if state.finished:
             return
-        state.turn = {"stage": "trade"}
-        state.phase = "trade"
+        state.turn = {"stage": Phase.TRADE}
+        state.phase = Phase.TRADE
         if state.round != before:
             events.append(Event("round_started", {"round": state.round}))
-        events.append(Event("turn_passed", {"player": self._name(state, state.current)}))
+        events.append(Event("turn_passed", {"player": self._name(state, state.current_seat)}))
 
     # ---------------------------------------------------------- the result
     def fortune(self, state: State, player: int) -> int:
@@ -847,7 +873,7 @@ class Rules(Ruleset):
 
     def _explain(self, state: State, action: Action, rejection: Rejection) -> Rejection:
         kind = action.get("type")
-        if kind == "shuffle" and state.phase == "shuffle":
+        if kind == "shuffle" and state.phase == Phase.SHUFFLE:
             return Rejection("boerse.bad_shuffle", {"reason": self.explain_shuffle(action.get("order")) or "?"})
         if kind == "card" and self.virtual:
             return Rejection("boerse.virtual_deck")
@@ -867,7 +893,7 @@ class Rules(Ruleset):
         if kind in ("buy", "sell"):
             if closed:
                 return Rejection("boerse.exchange_closed")
-            if state.phase != "trade" and not (kind == "sell" and state.phase == "debt"):
+            if state.phase != Phase.TRADE and not (kind == "sell" and state.phase == Phase.DEBT):
                 return Rejection("boerse.trade_before_roll", {"player": player.name})
             c = action.get("company")
             if not isinstance(c, str) or c not in state.data["prices"]:
@@ -911,11 +937,11 @@ class Rules(Ruleset):
                     return Rejection("boerse.not_enough_cash", {
                         "player": player.name, "cost": amount, "cash": player.cash,
                     })
-        elif kind == "accept_offer" and state.phase == "offer":
+        elif kind == "accept_offer" and state.phase == Phase.OFFER:
             price = state.turn["offer"]["price"]
             if player.cash < price:
                 return Rejection("boerse.not_enough_cash", {"player": player.name, "cost": price, "cash": player.cash})
-        elif kind == "roll" and state.phase == "after" and p == state.current:
+        elif kind == "roll" and state.phase == Phase.AFTER and p == state.current:
             return Rejection("boerse.already_rolled", {"player": player.name})
         return rejection
 
@@ -942,7 +968,7 @@ class Rules(Ruleset):
         kind = choice.type
         if kind == "roll" or kind == "end_turn":
             return 12.0
-        if state.phase == "debt":
+        if state.phase == Phase.DEBT:
             return 1.0
         return self._bot_weight.get(kind, 1.0)
 

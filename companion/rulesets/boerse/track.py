@@ -81,7 +81,7 @@ def check_track(track: Any, *, packages: list[str], step: int, min_spaces: int) 
         unexpected = sorted(set(space) - {"kind", *params} - LABEL_KEYS)
         if unexpected:
             problems.append(f"{where}: unexpected field(s) {', '.join(unexpected)}")
-        amount = space.get("amount")
+        amount: Any = space.get("amount")  # anything until checked
         if kind in ("rise", "fall") and "amount" in space:
             if not (_is_int(amount) and amount > 0 and amount % step == 0):
                 problems.append(f"{where}: {kind} amount must be a positive multiple of {step}, not {amount!r}")

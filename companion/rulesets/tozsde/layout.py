@@ -81,7 +81,10 @@ def _check_fields(fields: list[Any], spec: dict[str, Any], companies: list[str],
             errors.append(f"entry {index + 1} of the fields list is not an object: {field!r}")
             continue
         where = _where(field, index)
-        fid, q, r = field.get("id"), field.get("q"), field.get("r")
+        # Values read from a group's file: anything until checked.
+        fid: Any = field.get("id")
+        q: Any = field.get("q")
+        r: Any = field.get("r")
         if not _is_int(fid):
             errors.append(f"{where}: the id must be a whole number")
         elif fid in ids:

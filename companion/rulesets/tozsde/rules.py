@@ -15,22 +15,41 @@ Paragraphs (§) are those of ``tozsde-en.md``; rulings (C…, T…) those of
 from __future__ import annotations
 
 import itertools
+from enum import StrEnum
 from typing import Any, Callable, ClassVar, NamedTuple
 
 from companion import turns
 from companion.actions import Action, Choice, IntRange, OneOf, Permutation, Rejection
 from companion.events import Event
 from companion.messages import counted
-from companion.ledger import finish, move_shares, pay_claims, pay_or_owe, settle_debt, transfer
+from companion.ledger import move_shares, pay_claims, pay_or_owe, settle_debt, transfer
 from companion.ruleset import Ruleset, SetupError
 from companion.rulesets.tozsde import layout as board_layout
 from companion.state import BANK, Debt, State
+from companion.turns import EndReason, finish
 
 DIE = IntRange(1, 6)
 """Every roll is one die value (C3)."""
 
 NUMBERS = OneOf(tuple(list(c) for n in (1, 2, 3) for c in itertools.combinations(range(1, 7), n)))
 """The casino call: 1 to 3 different numbers, sorted (§7.3, T9)."""
+
+
+class Phase(StrEnum):
+    """The phases of Tőzsde (besides the core's ``over``), stored in the state as their strings."""
+
+    ORDER = "order"
+    """§5, T12: the roll-off for the order of play (or the order entered by hand)."""
+    DRAW = "draw"
+    """§6, T2: each player draws a first, then a second company."""
+    ROLL = "roll"
+    """T6 (1): the current player rolls and moves."""
+    ACT = "act"
+    """T6 (2)–(4): the field has acted: buy, sell, end the turn."""
+    CASINO_BET = "casino_bet"
+    """T9: the compulsory bet."""
+    CASINO_ROLL = "casino_roll"
+    """T9: the casino roll decides the bet."""
 
 
 def _is_int(value: object) -> bool:
@@ -209,7 +228,7 @@ class Rules(Ruleset):
     def initial_state(self) -> State:
         names = list(self.setup["players"])
         state = State.new(names, self.companies, shares_per_company=self.shares, cash=self.start_cash)
-        state.phase = "order"
+        state.phase = Phase.ORDER
         seats = list(range(len(names)))
         state.data = {"rolloff": {"group": seats, "rolls": [], "last": [], "history": [], "by_hand": False}}
         state.current = 0
@@ -224,33 +243,33 @@ class Rules(Ruleset):
         phase = state.phase
         if state.debt is None:
             # The two phases of almost every turn first.
-            if phase == "roll":
-                return [self._rolls[state.current], *self._always]
-            if phase == "act":
-                p = state.current
+            if phase == Phase.ROLL:
+                return [self._rolls[state.current_seat], *self._always]
+            if phase == Phase.ACT:
+                p = state.current_seat
                 return [self._end_turns[p], *self._buy_choices(state, p), *self._sell_choices(state, p), *self._always]
         return self._legal_actions(state, phase)
 
     def _legal_actions(self, state: State, phase: str) -> list[Choice]:
         out: list[Choice] = []
-        if phase == "order":
-            out.append(self._roll_choice(state.current))
+        if phase == Phase.ORDER:
+            out.append(self._roll_choice(state.current_seat))
             out.append(Choice("set_order", params={"order": Permutation(tuple(range(len(state.players))))}))
-        elif phase == "draw":
+        elif phase == Phase.DRAW:
             drawn = {c for _, c in state.data["draw"]["drawn"]}
             left = tuple(c for c in self.companies if c not in drawn)
             out.append(Choice("draw", player=state.current, params={"company": OneOf(left)}))
         elif state.debt is not None:
             out.extend(self._sell_choices(state, state.debt.debtor))
-        elif phase == "casino_bet":
-            p = state.current
+        elif phase == Phase.CASINO_BET:
+            p = state.current_seat
             cash = state.players[p].cash
             if cash >= self.min_stake:
                 hi = min(self.max_stake, self.min_stake + (cash - self.min_stake) // self.stake_step * self.stake_step)
                 out.append(self._memo_choice(("bet", p, hi), lambda: self._bet_choice(p, hi)))
             out.extend(self._sell_choices(state, p))
-        elif phase == "casino_roll":
-            p = state.current
+        elif phase == Phase.CASINO_ROLL:
+            p = state.current_seat
             out.append(self._roll_choice(p))
             out.extend(self._sell_choices(state, p))
         out.extend(self._always)
@@ -304,7 +323,7 @@ class Rules(Ruleset):
         turn = state.turn
         kind = turn.get("kind")
         bought: dict[str, int] = turn.get("bought", {})
-        if state.phase != "act" or kind not in ("company", "change"):
+        if state.phase != Phase.ACT or kind not in ("company", "change"):
             return {}
         if kind == "company":
             c = turn["company"]
@@ -410,7 +429,7 @@ class Rules(Ruleset):
     def _start_draw(self, state: State, order: list[int], events: list[Event]) -> None:
         state.order = list(order)
         state.data["draw"] = {"drawn": []}
-        state.phase = "draw"
+        state.phase = Phase.DRAW
         state.current = order[0]
 
     def _draw(self, state: State, action: Action) -> list[Event]:
@@ -430,16 +449,16 @@ class Rules(Ruleset):
             return events
         turns.begin(state, state.order)
         state.end_round = self.options["timed_rounds"]
-        state.phase = "roll"
-        events.append(Event("tozsde.setup_done", {"cash": self.start_cash, "player": self._name(state, state.current)}))
+        state.phase = Phase.ROLL
+        events.append(Event("tozsde.setup_done", {"cash": self.start_cash, "player": self._name(state, state.current_seat)}))
         return events
 
     # -- rolls (C3) ----------------------------------------------------------
     def _roll(self, state: State, action: Action) -> list[Event]:
         p, value = action["player"], action["value"]
-        if state.phase == "order":
+        if state.phase == Phase.ORDER:
             return self._rolloff(state, p, value)
-        if state.phase == "casino_roll":
+        if state.phase == Phase.CASINO_ROLL:
             return self._casino_roll(state, p, value)
         return self._move(state, p, value)
 
@@ -447,6 +466,7 @@ class Rules(Ruleset):
         """T15: one field in the die number's direction; off the board the figure stays and its field acts again."""
         player = state.players[p]
         here = player.position
+        assert here is not None, "a player still in has a figure on the board"
         target = self.layout.step[here][value]
         events = []
         if target is None:
@@ -467,7 +487,7 @@ class Rules(Ruleset):
     def _field_acts(self, state: State, p: int, field: dict[str, Any], events: list[Event]) -> None:
         kind = field["kind"]
         state.turn = {"field": field["id"], "kind": kind, "bought": {}}
-        state.phase = "act"
+        state.phase = Phase.ACT
         name = state.players[p].name
         if kind == "company":
             c = field["company"]
@@ -495,7 +515,7 @@ class Rules(Ruleset):
                     events.append(Event("tozsde.casino_unaffordable", {"player": name, "fortune": fortune}))
                     self._drop_out(state, p, events)
             else:
-                state.phase = "casino_bet"
+                state.phase = Phase.CASINO_BET
                 events.append(Event("tozsde.casino", {"player": name, "min_stake": self.min_stake, "max_stake": self.max_stake}))
         elif kind == "change":
             events.append(Event("tozsde.change", {"player": name, **self.change_limits}))
@@ -638,7 +658,7 @@ class Rules(Ruleset):
         multiplier = self.multipliers[len(numbers)]
         transfer(state, p, BANK, stake)
         state.turn["bet"] = {"stake": stake, "numbers": numbers, "multiplier": multiplier}
-        state.phase = "casino_roll"
+        state.phase = Phase.CASINO_ROLL
         text = ", ".join(str(n) for n in numbers)
         return [Event("tozsde.bet_placed", {"player": state.players[p].name, "stake": stake, "numbers": text, "multiplier": multiplier})]
 
@@ -647,7 +667,7 @@ class Rules(Ruleset):
         name = state.players[p].name
         bet["value"] = value
         bet["won"] = value in bet["numbers"]
-        state.phase = "act"
+        state.phase = Phase.ACT
         if bet["won"]:
             amount = bet["stake"] * bet["multiplier"]
             transfer(state, BANK, p, amount)
@@ -662,10 +682,10 @@ class Rules(Ruleset):
         turns.advance(state)
         if state.finished:
             return
-        state.phase = "roll"
+        state.phase = Phase.ROLL
         if state.round != round_before:
             events.append(Event("round_started", {"round": state.round}))
-        events.append(Event("turn_passed", {"player": state.players[state.current].name, "seat": state.current}))
+        events.append(Event("turn_passed", {"player": self._name(state, state.current_seat), "seat": state.current}))
 
     def _end_turn(self, state: State, action: Action) -> list[Event]:
         events: list[Event] = []
@@ -677,7 +697,7 @@ class Rules(Ruleset):
         events = [Event("tozsde.time_up")]
         if state.debt is not None:
             self._settle_when_time_is_up(state, state.debt, events)
-        finish(state, "time_up")  # unless the debtor's drop-out left one player (T10): that reason stands
+        finish(state, EndReason.TIME_UP)  # unless the debtor's drop-out left one player (T10): that reason stands
         return events
 
     def _settle_when_time_is_up(self, state: State, debt: Debt, events: list[Event]) -> None:
@@ -728,44 +748,45 @@ class Rules(Ruleset):
 
     def _refine(self, state: State, action: Action, kind: Any, p: Any, rejection_code: str) -> Rejection | None:
         phase = state.phase
-        if kind == "draw" and phase == "draw" and p == state.current:
+        if kind == "draw" and phase == Phase.DRAW and p == state.current:
             drawn = {c for _, c in state.data["draw"]["drawn"]}
             if action.get("company") in drawn:
                 return Rejection("tozsde.already_drawn", {"company": action["company"]})
             return None
-        if kind == "set_order" and phase == "order":
+        if kind == "set_order" and phase == Phase.ORDER:
             return Rejection("tozsde.bad_order", {"seats": list(range(len(state.players)))})
-        if not _is_int(p) or p != state.current or phase in ("order", "draw", "over"):
-            if kind == "sell" and phase not in ("order", "draw") and rejection_code == "not_allowed_now":
+        if not _is_int(p) or p != state.current or phase in (Phase.ORDER, Phase.DRAW, turns.Phase.OVER):
+            if kind == "sell" and phase not in (Phase.ORDER, Phase.DRAW) and rejection_code == "not_allowed_now":
                 return Rejection("tozsde.sell_after_roll")
             return None
         player = state.players[p]
         if kind == "roll":
-            if phase == "act":
+            if phase == Phase.ACT:
                 return Rejection("tozsde.already_rolled", {"player": player.name})
-            if phase == "casino_bet":
+            if phase == Phase.CASINO_BET:
                 return Rejection("tozsde.bet_required")
             return None
         if kind == "end_turn":
-            if phase == "roll":
+            if phase == Phase.ROLL:
                 return Rejection("tozsde.roll_first", {"player": player.name})
-            if phase == "casino_bet":
+            if phase == Phase.CASINO_BET:
                 return Rejection("tozsde.bet_required")
-            if phase == "casino_roll":
+            if phase == Phase.CASINO_ROLL:
                 return Rejection("tozsde.casino_roll_required")
             return None
         if kind == "sell":
-            if phase == "roll":
+            if phase == Phase.ROLL:
                 return Rejection("tozsde.sell_after_roll")
-            c, count = action.get("company"), action.get("count")
+            c: Any = action.get("company")
+            count: Any = action.get("count")
             held = player.holding(c) if isinstance(c, str) else 0
             if _is_int(count) and count > held:
                 return Rejection("tozsde.not_enough_shares", {"player": player.name, "held": held, "company": c, "count": count})
             return None
         if kind == "bet":
-            if phase == "casino_roll":
+            if phase == Phase.CASINO_ROLL:
                 return Rejection("tozsde.casino_roll_required")
-            if phase != "casino_bet":
+            if phase != Phase.CASINO_BET:
                 return None
             stake = action.get("stake")
             if action.get("numbers") not in NUMBERS:
@@ -779,11 +800,12 @@ class Rules(Ruleset):
 
     def _refine_buy(self, state: State, action: Action, player: Any) -> Rejection | None:
         turn = state.turn
-        if state.phase == "roll":
+        if state.phase == Phase.ROLL:
             return Rejection("tozsde.roll_first", {"player": player.name})
-        if state.phase != "act" or turn.get("kind") not in ("company", "change"):
+        if state.phase != Phase.ACT or turn.get("kind") not in ("company", "change"):
             return Rejection("tozsde.no_buying_here")
-        c, count = action.get("company"), action.get("count")
+        c: Any = action.get("company")
+        count: Any = action.get("count")
         if turn["kind"] == "company" and c != turn["company"]:
             return Rejection("tozsde.buy_only_site", {"company": turn["company"]})
         if c not in state.bank_shares or not _is_int(count) or count < 1:
@@ -825,8 +847,9 @@ class Rules(Ruleset):
             "house_defaults": ["board"] if board.get("house_default") else [],
         }
         field = None
-        if state.current is not None and state.players[state.current].position is not None:
-            f = self.layout.fields[state.players[state.current].position]
+        position = None if state.current is None else state.players[state.current].position
+        if position is not None:
+            f = self.layout.fields[position]
             field = {"id": f["id"], "q": f["q"], "r": f["r"], "kind": f["kind"], "company": f.get("company")}
         view["field"] = field
         ro = state.data.get("rolloff", {})
