@@ -29,13 +29,15 @@ import random
 import secrets
 from concurrent.futures import Future
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any, Callable, TypeVar
 
-from companion.actions import Action, Rejection
+from companion.actions import Action, Choice, Rejection
 from companion.events import Event
 from companion.game import Game
-from companion.journal import Journal, JournalError, default_path
+from companion.journal import Head, Journal, JournalDamaged, JournalError, JournalMoved, default_path
 from companion.state import State
+
+T = TypeVar("T")
 
 SNAPSHOT_EVERY = 25
 """A snapshot every so many actions keeps opening and undoing flat in the game's length."""
@@ -57,6 +59,24 @@ class Outcome:
         return " ".join(e.text(language) for e in self.events)
 
 
+@dataclass(frozen=True)
+class TableView:
+    """What a front end shows of the table: the game's view and the journal's standing.
+
+    ``game`` is the documented state view (docs/state.md); ``damage`` and
+    ``warnings`` are sentences about the stored game, ``writable`` says
+    whether actions can be saved now.
+    """
+
+    game_id: int
+    length: int
+    redo_depth: int
+    writable: bool
+    damage: str | None
+    warnings: tuple[str, ...]
+    game: dict[str, Any]
+
+
 Subscriber = Callable[[Outcome], None]
 
 
@@ -64,18 +84,22 @@ class Table:
     """One open game with its journal; see the module docstring."""
 
     def __init__(self, journal: Journal, game_id: int) -> None:
+        """Read and verify the game; remember it as the last game unless the journal is read-only or the game damaged."""
         self.journal = journal
         self.game_id = game_id
         self._subscribers: list[Subscriber] = []
         self._inbox: queue.SimpleQueue[tuple[str, Any, str, Future[Outcome]]] = queue.SimpleQueue()
-        self.game = self._load()
-        journal.set_last_game(game_id)
+        self.game = self._read()
+        if self.writable:
+            journal.set_last_game(game_id)
 
     # -- opening ------------------------------------------------------------
     @classmethod
-    def open(cls, path: str | os.PathLike[str] | None = None, game_id: int | None = None) -> Table:
-        """Open a saved game: by default the one played last."""
-        journal = Journal.open(path or default_path())
+    def open(
+        cls, path: str | os.PathLike[str] | None = None, game_id: int | None = None, *, readonly: bool = False
+    ) -> Table:
+        """Open a saved game: by default the one played last. ``readonly`` never writes to the file."""
+        journal = Journal.open(path or default_path(), readonly=readonly)
         try:
             if game_id is None:
                 game_id = journal.last_game()
@@ -100,98 +124,190 @@ class Table:
             journal.close()
             raise
 
-    def _load(self, length: int | None = None, *, checked: bool = True) -> Game:
-        """The game after the first ``length`` journal actions (all by default): nearest snapshot + tail.
+    def _read(self) -> Game:
+        """Read the whole game from the journal, verify its chain and check every action after the snapshot.
 
         On opening every action of the tail is checked again, so a journal
         edited by hand cannot bring in an illegal move; within a session the
-        actions were checked when they came in.
+        actions were checked when they came in. A damaged game opens as its
+        good prefix, for reading only (``self.damage`` says why).
         """
-        _, setup = self.journal.setup(self.game_id)
-        if length is None:
-            length = self.journal.length(self.game_id)
-        snapshot = self.journal.nearest_snapshot(self.game_id, length)
-        if snapshot is None:
-            start, game = 0, Game(setup)
-        else:
-            start, game = snapshot[0], Game(setup, state=State.from_json(snapshot[1]))
-        for offset, action in enumerate(self.journal.actions(self.game_id, start)[: length - start]):
-            rejection = game.check(action) if checked else None
+        stored = self.journal.read_game(self.game_id)
+        start, state = (0, None) if stored.snapshot is None else (stored.snapshot[0], stored.snapshot[1])
+        game = Game(stored.setup, state=None if state is None else State.from_json(state))
+        for offset, action in enumerate(stored.tail):
+            rejection = game.check(action)
             if rejection is not None:
-                raise JournalError(
+                raise JournalDamaged(
                     f"action {start + offset + 1} of game {self.game_id} in the journal is not legal "
                     f"({rejection.message()}); the journal was left untouched"
                 )
             game.apply_trusted(action)
-        self.length = length
+        self._chain = list(stored.chain)
+        self.redo_depth = stored.redo_depth
+        self.damage = None if stored.damage is None else stored.damage.sentence(self.game_id)
+        self.warnings = tuple(stored.warnings)
+        return game
+
+    def _rebuild(self, length: int) -> Game:
+        """The game after ``length`` actions of the verified chain: nearest good snapshot + tail."""
+        snapshot, tail = self.journal.read_from(self.game_id, self._chain, length)
+        game = Game(self.game.setup, state=None if snapshot is None else State.from_json(snapshot[1]))
+        for action in tail:
+            game.apply_trusted(action)
         return game
 
     def close(self) -> None:
         self.journal.close()
 
-    # -- acting (on the owning thread) ------------------------------------------
+    # -- what front ends read -------------------------------------------------
+    @property
+    def head(self) -> Head:
+        """Where this table's copy of the line ends: every write is checked against it (C2)."""
+        return Head(len(self._chain) - 1, self._chain[-1])
+
+    @property
+    def length(self) -> int:
+        """Number of actions of the game as this table holds it."""
+        return len(self._chain) - 1
+
+    @property
+    def writable(self) -> bool:
+        """True when actions can be saved: the journal is writable and the game is not damaged."""
+        return not self.journal.readonly and self.damage is None
+
     @property
     def state(self) -> State:
         return self.game.state
 
-    def legal_actions(self) -> list:
+    def legal_actions(self) -> list[Choice]:
         return self.game.legal_actions()
+
+    def view(self, *, with_legal: bool = True) -> TableView:
+        """The typed view every front end renders (the screen, the console, ``state --json``)."""
+        return TableView(
+            self.game_id, self.length, self.redo_depth, self.writable, self.damage, self.warnings,
+            self.game.view(with_legal=with_legal),
+        )
 
     def subscribe(self, subscriber: Subscriber) -> Callable[[], None]:
         """Call ``subscriber(outcome)`` after every committed change; returns a function to unsubscribe."""
         self._subscribers.append(subscriber)
         return lambda: self._subscribers.remove(subscriber)
 
+    def refresh(self, source: str = "journal") -> bool:
+        """Follow the journal: if another writer changed the game, reload it and tell the subscribers.
+
+        Cheap enough to call on every frame tick (one indexed read).
+        Returns True if the game was reloaded.
+        """
+        try:
+            if self.journal.head(self.game_id) == self.head:
+                return False
+        except JournalError:
+            return False
+        self._reload(source)
+        return True
+
+    def _reload(self, source: str) -> Outcome:
+        """Read the game again after another writer changed it, and tell the subscribers."""
+        try:
+            self.game = self._read()
+        except JournalError as error:
+            return self._tell(Outcome(False, rejection=Rejection("journal_failed", {"error": str(error)}), source=source))
+        return self._tell(Outcome(False, rejection=Rejection("changed_elsewhere", {"length": self.length}), source=source))
+
+    # -- acting (on the owning thread) ------------------------------------------
+    def _refusal(self, source: str, action: Action | None = None) -> Outcome | None:
+        """Why nothing can be saved now, if so: a read-only journal or a damaged game."""
+        if self.damage is not None:
+            return Outcome(False, action, rejection=Rejection("journal_damaged", {"error": self.damage}), source=source)
+        if self.journal.readonly:
+            return Outcome(False, action, rejection=Rejection("read_only"), source=source)
+        return None
+
+    def _write(self, action: Action | None, source: str, write: Callable[[], T]) -> T | Outcome:
+        """Run one checked journal write; a refusal becomes an outcome and the table stays as the file is."""
+        try:
+            return write()
+        except JournalMoved:
+            return self._reload(source)
+        except JournalError as error:  # nothing was written: the game stays as it is
+            return Outcome(False, action, rejection=Rejection("journal_failed", {"error": str(error)}), source=source)
+
     def submit(self, action: Any, source: str = "script") -> Outcome:
         """Check, apply and journal one action; the outcome says why if it was refused (C6).
 
         A roll without a player (from the die or a button) goes to whoever
-        is to roll now (C3).
+        is to roll now (C3). The write names the line it was checked
+        against; if another writer moved the game on, nothing is saved, the
+        table reloads and the outcome says so (C2).
         """
         action = self._fill_roller(action)
         rejection = self.game.check(action)
         if rejection is not None:
             return Outcome(False, action, rejection=rejection, source=source)
+        refusal = self._refusal(source, action)
+        if refusal is not None:
+            return refusal
+        expect = self.head
         try:
             events = self.game.apply_trusted(action)
         except Exception as error:  # an engine bug must not cost the game: rebuild from the journal
-            self.game = self._load(self.length)
+            self.game = self._rebuild(expect.length)
             return Outcome(False, action, rejection=Rejection("engine_error", {"error": repr(error)}), source=source)
-        length = self.length + 1
-        snapshot = (length, self.game.state.to_json()) if length % SNAPSHOT_EVERY == 0 else None
-        try:
-            self.journal.append(self.game_id, action, source, snapshot=snapshot)
-        except JournalError as error:
-            self.game = self._load(self.length, checked=False)  # the action was not saved: take it back
-            return Outcome(False, action, rejection=Rejection("journal_failed", {"error": str(error)}), source=source)
-        self.length = length
+        snapshot = self.game.state.to_json() if (expect.length + 1) % SNAPSHOT_EVERY == 0 else None
+        head = self._write(action, source, lambda: self.journal.commit_action(
+            self.game_id, action, source, expect=expect, snapshot_state=snapshot))
+        if isinstance(head, Outcome):
+            if self.head == expect:  # not reloaded: take the applied action back
+                self.game = self._rebuild(expect.length)
+            return head
+        self._chain.append(head.hash)
+        self.redo_depth = 0
         return self._tell(Outcome(True, action, events, source=source))
 
     def undo(self, source: str = "banker") -> Outcome:
         """Take back the last action (C4), back to the start of the game."""
         if self.length == 0:
             return Outcome(False, rejection=Rejection("nothing_to_undo"), source=source)
+        refusal = self._refusal(source)
+        if refusal is not None:
+            return refusal
+        done = self._write(None, source, lambda: self.journal.commit_undo(self.game_id, source, expect=self.head))
+        if isinstance(done, Outcome):
+            return done
+        if done is None:
+            return Outcome(False, rejection=Rejection("nothing_to_undo"), source=source)
+        action, head = done
+        self._chain.pop()
+        self.redo_depth += 1
         try:
-            action = self.journal.undo(self.game_id, source)
-        except JournalError as error:  # nothing was written: the game stays as it is
-            return Outcome(False, rejection=Rejection("journal_failed", {"error": str(error)}), source=source)
-        self.game = self._load(self.length - 1, checked=False)
+            self.game = self._rebuild(head.length)
+        except JournalMoved:
+            return self._reload(source)
         return self._tell(Outcome(True, {"type": "undo", "undone": action}, source=source))
 
     def redo(self, source: str = "banker") -> Outcome:
         """Take again the last action undone, until a new action is taken (C4)."""
-        if self.journal.redo_depth(self.game_id) == 0:
+        if self.redo_depth == 0:
             return Outcome(False, rejection=Rejection("nothing_to_redo"), source=source)
-        try:
-            action = self.journal.redo(self.game_id, source)
-        except JournalError as error:  # nothing was written: the game stays as it is
-            return Outcome(False, rejection=Rejection("journal_failed", {"error": str(error)}), source=source)
-        assert action is not None
+        refusal = self._refusal(source)
+        if refusal is not None:
+            return refusal
+        done = self._write(None, source, lambda: self.journal.commit_redo(self.game_id, source, expect=self.head))
+        if isinstance(done, Outcome):
+            return done
+        if done is None:
+            self.redo_depth = 0
+            return Outcome(False, rejection=Rejection("nothing_to_redo"), source=source)
+        action, head = done
         events = self.game.apply_trusted(action)
-        self.length += 1
-        if self.length % SNAPSHOT_EVERY == 0:
+        self._chain.append(head.hash)
+        self.redo_depth -= 1
+        if head.length % SNAPSHOT_EVERY == 0:
             try:
-                self.journal.put_snapshot(self.game_id, self.length, self.game.state.to_json())
+                self.journal.commit_snapshot(self.game_id, self.game.state.to_json(), expect=head)
             except JournalError:
                 pass  # the redo itself is saved; a missing snapshot only costs time when opening
         return self._tell(Outcome(True, {"type": "redo", "redone": action}, events, source=source))
@@ -235,7 +351,12 @@ class Table:
         return self._put("action", {"type": "roll", "value": value}, source)
 
     def enqueue_undo(self, source: str) -> Future[Outcome]:
+        """Thread-safe: queue an undo for the owning thread."""
         return self._put("undo", None, source)
+
+    def enqueue_redo(self, source: str) -> Future[Outcome]:
+        """Thread-safe: queue a redo for the owning thread."""
+        return self._put("redo", None, source)
 
     def _put(self, kind: str, payload: Any, source: str) -> Future[Outcome]:
         future: Future[Outcome] = Future()

@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from companion import journal as journal_module
+from companion.journal import schema as schema_module
 from companion.journal import (
     MIGRATIONS,
     SCHEMA_VERSION,
@@ -221,7 +222,7 @@ def test_snapshot_outside_line_is_refused_and_rolled_back(journal: Journal) -> N
 
 
 def test_pragmas_are_set(journal: Journal) -> None:
-    conn = journal._conn
+    conn = journal._db()
     assert conn is not None
     assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     assert conn.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
@@ -229,7 +230,7 @@ def test_pragmas_are_set(journal: Journal) -> None:
 
 
 def test_schema_version_and_migration_from_empty_file(db_path: Path) -> None:
-    assert len(MIGRATIONS) == SCHEMA_VERSION == 1
+    assert len(MIGRATIONS) == SCHEMA_VERSION == 2
     db_path.parent.mkdir(parents=True)
     db_path.write_bytes(b"")  # an empty file is an empty database, version 0
     with Journal.open(db_path) as j:
@@ -264,15 +265,15 @@ def test_migrations_run_in_order_in_one_transaction(
         j.create_game("tozsde", SETUP)
 
     # A failing migration rolls back completely and is reported as JournalError.
-    monkeypatch.setattr(journal_module, "SCHEMA_VERSION", 3)
+    monkeypatch.setattr(schema_module, "SCHEMA_VERSION", SCHEMA_VERSION + 2)
     monkeypatch.setattr(
-        journal_module, "MIGRATIONS", [*MIGRATIONS, step_two, broken_step]
+        schema_module, "MIGRATIONS", [*MIGRATIONS, step_two, broken_step]
     )
     with pytest.raises(JournalError, match="could not be upgraded.*boom"):
         Journal.open(db_path)
     conn = sqlite3.connect(db_path)
     try:
-        assert conn.execute("PRAGMA user_version").fetchone()[0] == 1
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
         assert conn.execute(
             "SELECT count(*) FROM sqlite_master WHERE name LIKE 'extra%'"
         ).fetchone()[0] == 0
@@ -280,8 +281,8 @@ def test_migrations_run_in_order_in_one_transaction(
         conn.close()
 
     calls.clear()
-    monkeypatch.setattr(journal_module, "SCHEMA_VERSION", 2)
-    monkeypatch.setattr(journal_module, "MIGRATIONS", [*MIGRATIONS, step_two])
+    monkeypatch.setattr(schema_module, "SCHEMA_VERSION", SCHEMA_VERSION + 1)
+    monkeypatch.setattr(schema_module, "MIGRATIONS", [*MIGRATIONS, step_two])
     with Journal.open(db_path) as j:
         assert len(j.games()) == 1
     assert calls == [2]
@@ -328,18 +329,22 @@ def test_truncated_file_is_refused_untouched(db_path: Path, keep: float) -> None
 
 
 def test_corrupted_page_is_refused_untouched(db_path: Path) -> None:
+    """Opening reads only the header; the damaged game is refused when it is read, and `check` finds it."""
     with Journal.open(db_path) as j:
         game = j.create_game("tozsde", SETUP)
-        j.import_game({**j.export_game(game), "actions": [act(n) for n in range(3000)]})
+        game = j.import_game({**j.export_game(game), "actions": [act(n) for n in range(3000)]})
     data = bytearray(db_path.read_bytes())
     page_size = int.from_bytes(data[16:18], "big")  # from the SQLite header
     start = 20 * page_size + 8  # scramble cell pointers of a page in the middle
     data[start : start + 1000] = b"\xff" * 1000
     db_path.write_bytes(bytes(data))
-    with pytest.raises(JournalError, match="is damaged") as info:
-        Journal.open(db_path)
-    message = str(info.value)
-    assert "\n" not in message and message.endswith("the file was left untouched")
+    with Journal.open(db_path) as j:
+        with pytest.raises(JournalError, match="damaged") as info:
+            j.read_game(game)
+        message = str(info.value)
+        assert "\n" not in message and str(db_path) in message
+        health = j.check_file()
+        assert health.problems and not health.sound
     assert db_path.read_bytes() == bytes(data)
 
 
@@ -465,7 +470,7 @@ def test_delete_game_removes_all_rows(journal: Journal) -> None:
     journal.undo(game)
     journal.put_snapshot(game, 1, {"s": 1})
     journal.delete_game(game)
-    conn = journal._conn
+    conn = journal._db()
     assert conn is not None
     for table in ("games", "entries", "line", "redo_stack", "snapshots"):
         assert conn.execute(f"SELECT count(*) FROM {table}").fetchone()[0] == 0
@@ -528,7 +533,7 @@ def test_sqlite_errors_are_wrapped(db_path: Path) -> None:
 
 
 def _vm_steps(journal: Journal, call) -> int:
-    conn = journal._conn
+    conn = journal._db()
     assert conn is not None
     steps = 0
 

@@ -441,7 +441,7 @@ def test_journal_failure_refuses_the_action_and_changes_nothing(ruleset, db, mon
     def broken(*args, **kwargs):
         raise JournalError(f"journal {db}: could not append: disk I/O error")
 
-    monkeypatch.setattr(table.journal, "append", broken)
+    monkeypatch.setattr(table.journal, "commit_action", broken)
     outcome = table.submit(actions[-1])  # the one that would also write a snapshot
     assert not outcome.accepted
     assert outcome.rejection.code == "journal_failed"
@@ -544,14 +544,14 @@ def test_journal_failure_on_undo_or_redo_changes_nothing(ruleset, which, db, mon
     def broken(*args, **kwargs):
         raise JournalError(f"journal {db}: could not {which}: disk I/O error")
 
-    monkeypatch.setattr(table.journal, which, broken)
+    monkeypatch.setattr(table.journal, f"commit_{which}", broken)
     outcome = getattr(table, which)()
     assert not outcome.accepted and outcome.rejection.code == "journal_failed"
     assert "disk I/O error" in outcome.message()
     assert table.state.to_json() == before and table.length == length
     assert told == []
     # through the queue, the future still gets its outcome
-    future = table.enqueue_undo("button") if which == "undo" else table._put("redo", None, "button")
+    future = table.enqueue_undo("button") if which == "undo" else table.enqueue_redo("button")
     assert table.process_pending() == 1
     assert future.result(timeout=0).rejection.code == "journal_failed"
     monkeypatch.undo()

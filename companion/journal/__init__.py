@@ -1,0 +1,44 @@
+"""The game journal: the durable, hash-chained record of every game, in SQLite.
+
+* :mod:`companion.journal.store` — the :class:`Journal` file: reading,
+  checked writes, undo and redo, check, repair, backup, export and import;
+* :mod:`companion.journal.chain` — the hash chain and the line's head;
+* :mod:`companion.journal.schema` — the tables and their migrations;
+* :mod:`companion.journal.errors` — what can go wrong, as one sentence.
+"""
+
+from companion.journal.chain import Head
+from companion.journal.errors import Damage, JournalDamaged, JournalError, JournalMoved
+from companion.journal.schema import MIGRATIONS, SCHEMA_VERSION
+from companion.journal.store import (
+    EXPORT_FORMAT,
+    EXPORT_VERSION,
+    Entry,
+    FileHealth,
+    GameHealth,
+    GameInfo,
+    Journal,
+    RepairReport,
+    StoredGame,
+    default_path,
+)
+
+__all__ = [
+    "Damage",
+    "EXPORT_FORMAT",
+    "EXPORT_VERSION",
+    "Entry",
+    "FileHealth",
+    "GameHealth",
+    "GameInfo",
+    "Head",
+    "Journal",
+    "JournalDamaged",
+    "JournalError",
+    "JournalMoved",
+    "MIGRATIONS",
+    "RepairReport",
+    "SCHEMA_VERSION",
+    "StoredGame",
+    "default_path",
+]

@@ -1,0 +1,1336 @@
+"""The journal file: every game, stored in SQLite, each write checked and chained.
+
+Durability
+----------
+* **One transaction per write, committed before acknowledgement.** Every
+  public write runs inside its own ``BEGIN IMMEDIATE`` ... ``COMMIT`` and
+  returns only after ``COMMIT`` succeeded; if it raises, nothing of it was
+  written.
+* **WAL + ``synchronous=FULL``**: a commit is on disk when it returns, and a
+  reader always sees a committed prefix. A torn tail after a power cut is
+  ignored by SQLite (frame checksums), so the journal reopens at its last
+  committed action.
+
+Two writers (C2)
+----------------
+A write names the :class:`~companion.journal.chain.Head` it was checked
+against (``expect=``). Inside the write transaction the journal compares it
+with the line on disk and raises :class:`JournalMoved` if another program
+changed the game meanwhile; nothing is written then.
+
+Damage
+------
+Every stored piece of a game is hash-chained (:mod:`companion.journal.chain`).
+:meth:`Journal.read_game` verifies the game's whole chain before anything is
+written to it; a mismatch ends the good prefix (:class:`Damage`). Opening
+reads only the header and the game being opened, so it costs the same with
+a thousand saved games as with one; :meth:`Journal.check_file` runs
+SQLite's whole-file ``PRAGMA quick_check`` on demand (``companion check``)
+and before a migration. The checks run on a read-only connection: a failed
+open never changes the file, and reading works on a read-only journal. The
+writing connection is opened at the first write.
+
+Example:
+
+>>> import tempfile
+>>> tmp = tempfile.TemporaryDirectory()
+>>> journal = Journal.open(Path(tmp.name) / "games.db")
+>>> game = journal.create_game("classic", {"players": ["Ann", "Bob"]})
+>>> journal.append(game, {"type": "pay", "from": "Ann", "amount": 200})
+1
+>>> journal.undo(game)
+{'type': 'pay', 'from': 'Ann', 'amount': 200}
+>>> journal.redo(game)
+{'type': 'pay', 'from': 'Ann', 'amount': 200}
+>>> [entry.kind for entry in journal.entries(game)]
+['action', 'undo', 'redo']
+>>> journal.read_game(game).head.length
+1
+>>> journal.close()
+>>> tmp.cleanup()
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+from types import TracebackType
+from typing import Any
+from urllib.parse import quote
+
+from companion.journal import schema
+from companion.journal.chain import Head, entry_link, link, root_hash, snapshot_hash
+from companion.journal.errors import (
+    Damage,
+    JournalDamaged,
+    JournalError,
+    JournalMoved,
+    describe,
+    is_damage,
+    is_not_a_database,
+)
+
+__all__ = [
+    "Entry",
+    "EXPORT_FORMAT",
+    "EXPORT_VERSION",
+    "FileHealth",
+    "GameHealth",
+    "GameInfo",
+    "Journal",
+    "RepairReport",
+    "StoredGame",
+    "default_path",
+]
+
+EXPORT_FORMAT = "companion-game"
+EXPORT_VERSION = 1
+
+BUSY_TIMEOUT = 20.0
+"""Seconds a write waits for another writer's transaction (each lasts milliseconds)."""
+
+_UNTOUCHED = "the file was left untouched"
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    """Summary of one stored game, as listed by :meth:`Journal.games`."""
+
+    id: int
+    name: str | None
+    ruleset: str
+    created: str
+    updated: str
+    length: int
+    """Number of effective actions (``len(line)``)."""
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One record of the append-only history (see :meth:`Journal.entries`).
+
+    ``kind`` is ``'action'``, ``'undo'`` or ``'redo'``; ``action`` is the
+    action taken, undone or redone.
+    """
+
+    seq: int
+    kind: str
+    action: dict[str, Any] | None
+    source: str
+    at: str
+
+
+@dataclass(frozen=True)
+class StoredGame:
+    """One game as read and verified by :meth:`Journal.read_game`.
+
+    ``chain[i]`` is the line hash after ``i`` actions (``chain[0]`` the
+    root), for the good prefix only. The game is the ``snapshot`` state (or
+    the setup) followed by ``tail``.
+    """
+
+    id: int
+    ruleset: str
+    name: str | None
+    setup: dict[str, Any]
+    chain: list[bytes]
+    snapshot: tuple[int, dict[str, Any]] | None
+    tail: list[dict[str, Any]]
+    redo_depth: int
+    damage: Damage | None = None
+    warnings: list[str] = field(default_factory=list)
+
+    @property
+    def head(self) -> Head:
+        """Where the good prefix of the line ends."""
+        return Head(len(self.chain) - 1, self.chain[-1])
+
+    @property
+    def start(self) -> int:
+        """Number of actions the snapshot stands for (0 without one)."""
+        return 0 if self.snapshot is None else self.snapshot[0]
+
+
+@dataclass(frozen=True)
+class GameHealth:
+    """What :meth:`Journal.check_file` found for one game."""
+
+    id: int
+    name: str | None
+    ruleset: str
+    length: int
+    damage: Damage | None
+    warnings: list[str]
+
+    def sentence(self) -> str:
+        """
+        >>> GameHealth(2, None, "tozsde", 40, None, []).sentence()
+        'game 2 (tozsde): sound, 40 actions'
+        """
+        label = f"game {self.id} ({self.ruleset}{', ' + repr(self.name) if self.name else ''})"
+        if self.damage is not None:
+            return f"{label}: damaged: {self.damage.what}; the first {self.damage.good} actions are intact"
+        notes = "".join(f"; {w}" for w in self.warnings)
+        return f"{label}: sound, {self.length} actions{notes}"
+
+
+@dataclass(frozen=True)
+class FileHealth:
+    """What :meth:`Journal.check_file` found: SQLite's verdict and each game's."""
+
+    path: Path
+    problems: list[str]
+    games: list[GameHealth]
+
+    @property
+    def sound(self) -> bool:
+        return not self.problems and all(g.damage is None and not g.warnings for g in self.games)
+
+
+@dataclass(frozen=True)
+class RepairReport:
+    """What :meth:`Journal.repair` kept and dropped of one game."""
+
+    game_id: int
+    backup: Path
+    kept: int
+    dropped_actions: int
+    dropped_entries: int
+    dropped_undone: int
+    dropped_snapshots: int
+
+    def sentence(self) -> str:
+        """
+        >>> RepairReport(3, Path("b.db"), 16, 4, 5, 0, 1).sentence()
+        'game 3 repaired: kept 16 actions; dropped 4 actions, 5 history entries, 0 undone actions and 1 snapshot; a backup is in b.db'
+        """
+        parts = [
+            f"{self.dropped_actions} actions",
+            f"{self.dropped_entries} history entries",
+            f"{self.dropped_undone} undone actions",
+            f"{self.dropped_snapshots} snapshot{'' if self.dropped_snapshots == 1 else 's'}",
+        ]
+        return (
+            f"game {self.game_id} repaired: kept {self.kept} actions; dropped "
+            f"{', '.join(parts[:-1])} and {parts[-1]}; a backup is in {self.backup}"
+        )
+
+
+# --------------------------------------------------------------------------
+# Helpers
+# --------------------------------------------------------------------------
+
+
+def default_path() -> Path:
+    """Return the default journal location.
+
+    ``$COMPANION_DB`` if set, else ``<user data dir>/companion/games.db``
+    (``platformdirs``, or ``$XDG_DATA_HOME``, or ``~/.local/share``).
+
+    Example::
+
+        default_path()  # -> PosixPath('/home/pi/.local/share/companion/games.db')
+    """
+    override = os.environ.get("COMPANION_DB")
+    if override:
+        return Path(override).expanduser()
+    try:
+        import platformdirs
+    except ImportError:
+        base = os.environ.get("XDG_DATA_HOME") or ""
+        data_dir = (
+            Path(base).expanduser() if base else Path.home() / ".local" / "share"
+        ) / "companion"
+    else:
+        data_dir = Path(platformdirs.user_data_dir("companion", appauthor=False))
+    return data_dir / "games.db"
+
+
+def _now() -> str:
+    """Current UTC time as ISO 8601 with milliseconds."""
+    return datetime.now(timezone.utc).isoformat(timespec="milliseconds")
+
+
+def _dumps(obj: Any, what: str) -> str:
+    try:
+        return json.dumps(obj, ensure_ascii=False, separators=(",", ":"))
+    except (TypeError, ValueError, RecursionError) as exc:
+        raise JournalError(f"{what} is not JSON-serialisable: {exc}") from exc
+
+
+def _require_dict(value: Any, what: str) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        raise JournalError(f"{what} must be a dict, got {type(value).__name__}")
+    return value
+
+
+def _type_name(value: Any) -> str:
+    return type(value).__name__
+
+
+def _one_line(text: str, limit: int = 200) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[:limit].rstrip() + "..."
+
+
+def _read_only_uri(path: Path) -> str:
+    return "file:" + quote(str(path.absolute())) + "?mode=ro"
+
+
+# --------------------------------------------------------------------------
+# Journal
+# --------------------------------------------------------------------------
+
+
+class Journal:
+    """The game journal: one SQLite file, safe to share with other processes.
+
+    Create it with :meth:`Journal.open`; use it from one thread.
+
+    Example::
+
+        with Journal.open(tmp / "games.db") as j:
+            g = j.create_game("classic", {"players": 2})
+            j.append(g, {"type": "roll", "dice": [3, 4]})  # -> 1
+    """
+
+    def __init__(self, path: Path, reader: sqlite3.Connection, *, readonly: bool) -> None:
+        """Wrap an already checked connection. Use :meth:`Journal.open` instead."""
+        self._path = path
+        self._reader: sqlite3.Connection | None = reader
+        self._writer: sqlite3.Connection | None = None
+        self._readonly = readonly
+        self._closed = False
+
+    # -- opening and closing ---------------------------------------------
+
+    @classmethod
+    def open(cls, path: str | os.PathLike[str], *, readonly: bool = False) -> Journal:
+        """Open (or create) the journal at ``path``.
+
+        Reads the header on a read-only connection: a file that is not a
+        journal, or one from a newer version of the app, raises
+        :class:`JournalError` and is left untouched. An older journal is
+        checked whole (``PRAGMA quick_check``) and then upgraded in one
+        transaction. With ``readonly`` nothing is ever written.
+
+        Example::
+
+            journal = Journal.open("/tmp/demo/games.db")
+        """
+        path = Path(path)
+        if path.is_dir():
+            raise JournalError(f"journal {path} is a folder, not a file")
+        if not path.exists():
+            if readonly:
+                raise JournalError(f"there is no journal at {path}")
+            return cls._create(path)
+        try:
+            reader = sqlite3.connect(
+                _read_only_uri(path), uri=True, isolation_level=None, timeout=BUSY_TIMEOUT,
+                check_same_thread=False,
+            )
+        except sqlite3.Error as exc:
+            raise JournalError(f"journal {path} cannot be opened: {describe(exc)}") from exc
+        try:
+            version = cls._check_header(reader, path)
+            journal = cls(path, reader, readonly=readonly)
+            if version < schema.SCHEMA_VERSION:
+                if readonly:
+                    raise JournalError(
+                        f"journal {path} was written by an older version of the app; "
+                        f"open it once for writing to upgrade it"
+                    )
+                if version > 0:
+                    journal._require_sound("before upgrading it")
+                journal._migrate()
+        except BaseException:
+            reader.close()  # a read-only connection never checkpoints: the file stays as it was
+            raise
+        return journal
+
+    @classmethod
+    def _create(cls, path: Path) -> Journal:
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise JournalError(f"journal {path} cannot be created: {exc.strerror or exc}") from exc
+        journal = cls.__new__(cls)
+        journal._path, journal._reader, journal._writer = path, None, None
+        journal._readonly, journal._closed = False, False
+        try:
+            journal._writer_conn()
+            journal._migrate()
+        except BaseException:
+            journal.close()
+            raise
+        return journal
+
+    @staticmethod
+    def _check_header(conn: sqlite3.Connection, path: Path) -> int:
+        """Read-only checks of the header: an SQLite file, our schema, not from the future."""
+        try:
+            conn.execute("PRAGMA cell_size_check = ON")
+            version = int(conn.execute("PRAGMA user_version").fetchone()[0])
+            tables = {
+                row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
+            }
+        except sqlite3.Error as exc:
+            problem = "is not an SQLite database" if is_not_a_database(exc) else "is damaged"
+            raise JournalDamaged(f"journal {path} {problem}: {_one_line(str(exc))}; {_UNTOUCHED}") from exc
+        if version > schema.SCHEMA_VERSION:
+            raise JournalError(
+                f"journal {path} was written by a newer version of the app "
+                f"(schema {version}, this version reads up to {schema.SCHEMA_VERSION}); {_UNTOUCHED}"
+            )
+        if version == 0 and tables:
+            raise JournalError(
+                f"journal {path} is an SQLite database of some other program "
+                f"(it has tables but no journal schema version); {_UNTOUCHED}"
+            )
+        if version > 0 and not {"games", "line", "entries"} <= tables:
+            raise JournalDamaged(f"journal {path} is damaged: its tables are missing; {_UNTOUCHED}")
+        return version
+
+    def _quick_check(self) -> list[str]:
+        """SQLite's whole-file check: the problems it names, or none."""
+        with self._reading("check the file") as conn:
+            rows = conn.execute("PRAGMA quick_check").fetchall()
+        problems = [_one_line(str(row[0])) for row in rows]
+        return [] if problems == ["ok"] else problems
+
+    def _require_sound(self, when: str) -> None:
+        try:
+            problems = self._quick_check()
+        except JournalError as error:
+            raise JournalDamaged(f"journal {self._path} is damaged: {error}; {_UNTOUCHED}") from error
+        if problems:
+            detail = "; ".join(problems[:3])
+            if len(problems) > 3:
+                detail += f" (and {len(problems) - 3} more problems)"
+            raise JournalDamaged(f"journal {self._path} is damaged ({when}): {_one_line(detail)}; {_UNTOUCHED}")
+
+    def _migrate(self) -> None:
+        """Apply the migrations from the file's version up, in one transaction."""
+        path = self._path
+        try:
+            conn = self._writer_conn()
+            if conn.execute("PRAGMA user_version").fetchone()[0] == schema.SCHEMA_VERSION:
+                return
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                # Re-read under the write lock: another process may have migrated the file meanwhile.
+                version = conn.execute("PRAGMA user_version").fetchone()[0]
+                if version > schema.SCHEMA_VERSION:
+                    raise JournalError(
+                        f"journal {path} was written by a newer version of the app (schema {version}, "
+                        f"this version reads up to {schema.SCHEMA_VERSION}); {_UNTOUCHED}"
+                    )
+                for step in range(version, schema.SCHEMA_VERSION):
+                    schema.MIGRATIONS[step](conn)
+                conn.execute(f"PRAGMA user_version = {int(schema.SCHEMA_VERSION)}")
+                conn.execute("COMMIT")
+            except BaseException:
+                if conn.in_transaction:
+                    conn.execute("ROLLBACK")
+                raise
+        except sqlite3.Error as exc:
+            raise JournalError(
+                f"journal {path} could not be upgraded to schema {schema.SCHEMA_VERSION}: {describe(exc)}"
+            ) from exc
+
+    def _writer_conn(self) -> sqlite3.Connection:
+        """The writing connection, opened (in WAL mode) at the first write."""
+        if self._closed:
+            raise JournalError(f"journal {self._path} is closed")
+        if self._writer is not None:
+            return self._writer
+        if self._readonly:
+            raise JournalError(f"journal {self._path} was opened for reading only")
+        path = self._path
+        try:
+            conn = sqlite3.connect(str(path), isolation_level=None, timeout=BUSY_TIMEOUT, check_same_thread=False)
+        except sqlite3.Error as exc:
+            raise JournalError(f"journal {path} cannot be opened for writing: {describe(exc)}") from exc
+        try:
+            if str(conn.execute("PRAGMA journal_mode").fetchone()[0]).lower() != "wal":
+                mode = conn.execute("PRAGMA journal_mode=WAL").fetchone()[0]
+                if str(mode).lower() != "wal":
+                    raise JournalError(
+                        f"journal {path} cannot use write-ahead logging "
+                        f"(SQLite stayed in {mode!r} mode); is the file system local?"
+                    )
+            conn.execute("PRAGMA synchronous=FULL")
+            conn.execute("PRAGMA foreign_keys=ON")
+            conn.execute("PRAGMA cell_size_check=ON")
+        except sqlite3.Error as exc:
+            conn.close()
+            raise JournalError(f"journal {path} cannot be written: {describe(exc)}") from exc
+        except BaseException:
+            conn.close()
+            raise
+        self._writer = conn
+        return conn
+
+    def close(self) -> None:
+        """Close the journal. Safe to call more than once."""
+        self._closed = True
+        for attr in ("_writer", "_reader"):
+            conn = getattr(self, attr)
+            if conn is not None:
+                setattr(self, attr, None)
+                try:
+                    conn.close()
+                except sqlite3.Error as exc:
+                    raise JournalError(f"journal {self._path} could not be closed: {describe(exc)}") from exc
+
+    def __enter__(self) -> Journal:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    @property
+    def path(self) -> Path:
+        """Path of the journal file."""
+        return self._path
+
+    @property
+    def readonly(self) -> bool:
+        """True when this journal was opened for reading only."""
+        return self._readonly
+
+    # -- internal plumbing -------------------------------------------------
+
+    def _db(self) -> sqlite3.Connection:
+        """The connection reads go through: the writer once there is one."""
+        if self._closed:
+            raise JournalError(f"journal {self._path} is closed")
+        conn = self._writer or self._reader
+        assert conn is not None
+        return conn
+
+    def _error(self, what: str, exc: sqlite3.Error) -> JournalError:
+        kind = JournalDamaged if is_damage(exc) else JournalError
+        return kind(f"journal {self._path}: could not {what}: {describe(exc)}")
+
+    @contextmanager
+    def _reading(self, what: str) -> Iterator[sqlite3.Connection]:
+        """Reads in one read transaction: every statement sees the same committed state."""
+        conn = self._db()
+        try:
+            own = not conn.in_transaction
+            if own:
+                conn.execute("BEGIN")
+            try:
+                yield conn
+            finally:
+                if own and conn.in_transaction:
+                    conn.execute("COMMIT")
+        except sqlite3.Error as exc:
+            raise self._error(what, exc) from exc
+
+    @contextmanager
+    def _writing(self, what: str) -> Iterator[sqlite3.Connection]:
+        """One write transaction: ``BEGIN IMMEDIATE`` ... ``COMMIT``.
+
+        Commits when the block ends normally, rolls back on any exception;
+        SQLite errors become :class:`JournalError` naming their cause.
+        """
+        conn = self._writer_conn()
+        try:
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield conn
+                conn.execute("COMMIT")
+            except BaseException:
+                if conn.in_transaction:
+                    conn.execute("ROLLBACK")
+                raise
+        except sqlite3.Error as exc:
+            raise self._error(what, exc) from exc
+
+    def _loads(self, text: Any, what: str) -> Any:
+        if text is None:
+            return None
+        try:
+            return json.loads(text)
+        except (ValueError, TypeError, RecursionError) as exc:
+            raise JournalDamaged(f"journal {self._path}: stored {what} is not valid JSON: {exc}") from exc
+
+    def _require_game(self, conn: sqlite3.Connection, game_id: int) -> None:
+        row = conn.execute("SELECT 1 FROM games WHERE id = ?", (game_id,)).fetchone()
+        if row is None:
+            raise JournalError(f"journal {self._path} has no game {game_id}")
+
+    @staticmethod
+    def _length(conn: sqlite3.Connection, game_id: int) -> int:
+        row = conn.execute(
+            "SELECT idx FROM line WHERE game_id = ? ORDER BY idx DESC LIMIT 1", (game_id,)
+        ).fetchone()
+        return 0 if row is None else int(row[0]) + 1
+
+    def _head(self, conn: sqlite3.Connection, game_id: int) -> Head:
+        """The head as stored (not verified): length and the last line hash."""
+        row = conn.execute(
+            "SELECT idx, hash FROM line WHERE game_id = ? ORDER BY idx DESC LIMIT 1", (game_id,)
+        ).fetchone()
+        if row is not None:
+            return Head(int(row[0]) + 1, bytes(row[1] or b""))
+        game = conn.execute("SELECT hash FROM games WHERE id = ?", (game_id,)).fetchone()
+        if game is None:
+            raise JournalError(f"journal {self._path} has no game {game_id}")
+        return Head(0, bytes(game[0] or b""))
+
+    def _expect(self, conn: sqlite3.Connection, game_id: int, expect: Head | None) -> Head:
+        """The stored head; raises :class:`JournalMoved` if it is not ``expect``."""
+        head = self._head(conn, game_id)
+        if expect is not None and head != expect:
+            raise JournalMoved(
+                f"game {game_id} was changed elsewhere (it has {head.length} actions, "
+                f"this screen had {expect.length}); nothing was saved"
+            )
+        return head
+
+    @staticmethod
+    def _redo_depth(conn: sqlite3.Connection, game_id: int) -> int:
+        row = conn.execute(
+            "SELECT depth FROM redo_stack WHERE game_id = ? ORDER BY depth DESC LIMIT 1", (game_id,)
+        ).fetchone()
+        return 0 if row is None else int(row[0]) + 1
+
+    @staticmethod
+    def _add_entry(
+        conn: sqlite3.Connection, game_id: int, kind: str, action_json: str | None, source: str, at: str
+    ) -> None:
+        row = conn.execute(
+            "SELECT seq, hash FROM entries WHERE game_id = ? ORDER BY seq DESC LIMIT 1", (game_id,)
+        ).fetchone()
+        if row is None:
+            seq, previous = 0, bytes(conn.execute("SELECT hash FROM games WHERE id = ?", (game_id,)).fetchone()[0])
+        else:
+            seq, previous = int(row[0]) + 1, bytes(row[1] or b"")
+        conn.execute(
+            "INSERT INTO entries (game_id, seq, kind, action, source, at, hash) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (game_id, seq, kind, action_json, source, at, entry_link(previous, seq, kind, action_json, source, at)),
+        )
+
+    @staticmethod
+    def _touch(conn: sqlite3.Connection, game_id: int, at: str) -> None:
+        conn.execute("UPDATE games SET updated = ? WHERE id = ?", (at, game_id))
+
+    @staticmethod
+    def _insert_game(conn: sqlite3.Connection, ruleset: str, setup_json: str, name: str | None, at: str) -> int:
+        cursor = conn.execute(
+            "INSERT INTO games (name, ruleset, setup, created, updated, hash) VALUES (?, ?, ?, ?, ?, ?)",
+            (name, ruleset, setup_json, at, at, root_hash(ruleset, setup_json)),
+        )
+        game_id = cursor.lastrowid
+        assert game_id is not None
+        conn.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('last_game', ?)", (str(game_id),))
+        return game_id
+
+    # -- games -------------------------------------------------------------
+
+    def create_game(self, ruleset: str, setup: dict[str, Any], name: str | None = None) -> int:
+        """Create a game and make it the last game; return its id.
+
+        Example::
+
+            j.create_game("classic", {"players": ["Ann", "Bob"]}, "Friday")  # -> 1
+        """
+        if not isinstance(ruleset, str) or not ruleset:
+            raise JournalError("ruleset must be a non-empty string")
+        if name is not None and not isinstance(name, str):
+            raise JournalError(f"name must be a string or None, got {_type_name(name)}")
+        setup_json = _dumps(_require_dict(setup, "setup"), "setup")
+        with self._writing("create a game") as conn:
+            return self._insert_game(conn, ruleset, setup_json, name, _now())
+
+    def games(self) -> list[GameInfo]:
+        """List all games, oldest first.
+
+        Example::
+
+            [g.length for g in j.games()]  # -> [12, 0]
+        """
+        with self._reading("list games") as conn:
+            rows = conn.execute(
+                "SELECT g.id, g.name, g.ruleset, g.created, g.updated, "
+                "  COALESCE((SELECT l.idx + 1 FROM line AS l "
+                "            WHERE l.game_id = g.id "
+                "            ORDER BY l.idx DESC LIMIT 1), 0) "
+                "FROM games AS g ORDER BY g.id"
+            ).fetchall()
+        return [GameInfo(*row) for row in rows]
+
+    def last_game(self) -> int | None:
+        """Id of the game to continue, or None.
+
+        Example::
+
+            j.last_game()  # -> 1
+        """
+        with self._reading("read the last game") as conn:
+            row = conn.execute(
+                "SELECT g.id FROM meta AS m JOIN games AS g "
+                "ON g.id = CAST(m.value AS INTEGER) WHERE m.key = 'last_game'"
+            ).fetchone()
+        return None if row is None else int(row[0])
+
+    def set_last_game(self, game_id: int) -> None:
+        """Remember ``game_id`` as the game to continue (no write if it already is).
+
+        Example::
+
+            j.set_last_game(2)
+        """
+        if self.last_game() == game_id:
+            return
+        with self._writing(f"set the last game to {game_id}") as conn:
+            self._require_game(conn, game_id)
+            conn.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('last_game', ?)", (str(game_id),))
+
+    def delete_game(self, game_id: int) -> None:
+        """Delete a game with its whole history and snapshots.
+
+        Example::
+
+            j.delete_game(2)
+        """
+        with self._writing(f"delete game {game_id}") as conn:
+            self._require_game(conn, game_id)
+            conn.execute("DELETE FROM games WHERE id = ?", (game_id,))
+            conn.execute("DELETE FROM meta WHERE key = 'last_game' AND value = ?", (str(game_id),))
+
+    def setup(self, game_id: int) -> tuple[str, dict[str, Any]]:
+        """Return ``(ruleset, setup)`` of a game.
+
+        Example::
+
+            j.setup(1)  # -> ('classic', {'players': ['Ann', 'Bob']})
+        """
+        with self._reading(f"read game {game_id}") as conn:
+            row = conn.execute("SELECT ruleset, setup FROM games WHERE id = ?", (game_id,)).fetchone()
+        if row is None:
+            raise JournalError(f"journal {self._path} has no game {game_id}")
+        return row[0], self._loads(row[1], "setup")
+
+    # -- reading a game, verified --------------------------------------------
+
+    def read_game(self, game_id: int) -> StoredGame:
+        """Read one game in one read transaction and verify its whole hash chain.
+
+        The result holds the longest good prefix of the line; ``damage``
+        says where it ends if it is not the whole line, ``warnings`` what
+        else was found (a damaged snapshot or history entry) that does not
+        change the game. Raises :class:`JournalDamaged` if the setup itself
+        is damaged: then no prefix can be trusted.
+
+        Example::
+
+            stored = j.read_game(1)
+            stored.head.length, stored.damage  # -> (13, None)
+        """
+        with self._reading(f"read game {game_id}") as conn:
+            return self._verified(conn, game_id)
+
+    def _verified(self, conn: sqlite3.Connection, game_id: int) -> StoredGame:
+        row = conn.execute("SELECT ruleset, setup, name, hash FROM games WHERE id = ?", (game_id,)).fetchone()
+        if row is None:
+            raise JournalError(f"journal {self._path} has no game {game_id}")
+        ruleset, setup_json, name, stored_root = row
+        if not isinstance(ruleset, str) or not isinstance(setup_json, str) or root_hash(ruleset, setup_json) != stored_root:
+            raise JournalDamaged(
+                f"journal {self._path}: the setup of game {game_id} is damaged, so none of it can be trusted; "
+                f"{_UNTOUCHED}"
+            )
+        setup = self._loads(setup_json, "setup")
+        if not isinstance(setup, dict) or not isinstance(name, (str, type(None))):
+            raise JournalDamaged(f"journal {self._path}: the setup of game {game_id} is damaged; {_UNTOUCHED}")
+        chain, texts, damage = self._verify_line(conn, game_id, stored_root)
+        warnings: list[str] = []
+        length = len(chain) - 1
+        snapshot = self._good_snapshot(conn, game_id, chain, length, warnings)
+        start = 0 if snapshot is None else snapshot[0]
+        tail: list[dict[str, Any]] = []
+        for offset, text in enumerate(texts[start:]):
+            action = self._loads(text, "action")
+            if not isinstance(action, dict):
+                damage = Damage(start + offset, f"action {start + offset + 1} is not an action")
+                chain = chain[: start + offset + 1]
+                break
+            tail.append(action)
+        history = self._verify_entries(conn, game_id, stored_root)
+        if history is not None:
+            warnings.append(history)
+        redo_depth = 0 if damage is not None else self._redo_depth(conn, game_id)
+        return StoredGame(
+            game_id, ruleset, name, setup, chain, snapshot, tail, redo_depth, damage, warnings
+        )
+
+    @staticmethod
+    def _verify_line(
+        conn: sqlite3.Connection, game_id: int, root: bytes
+    ) -> tuple[list[bytes], list[str], Damage | None]:
+        """The chain of the good prefix, its action texts, and where it ends if it ends early."""
+        chain = [root]
+        texts: list[str] = []
+        rows = conn.execute(
+            "SELECT idx, action, hash FROM line WHERE game_id = ? ORDER BY idx", (game_id,)
+        ).fetchall()
+        for expected, (idx, text, stored) in enumerate(rows):
+            if idx != expected:
+                return chain, texts, Damage(expected, f"action {expected + 1} is missing")
+            if not isinstance(text, str) or link(chain[-1], idx, text) != stored:
+                return chain, texts, Damage(expected, f"action {expected + 1} does not match its hash")
+            chain.append(stored)
+            texts.append(text)
+        return chain, texts, None
+
+    def _good_snapshot(
+        self, conn: sqlite3.Connection, game_id: int, chain: Sequence[bytes], at_most: int, warnings: list[str]
+    ) -> tuple[int, dict[str, Any]] | None:
+        """The latest snapshot at or below ``at_most`` whose hash matches ``chain``."""
+        rows = conn.execute(
+            "SELECT idx, state, hash FROM snapshots WHERE game_id = ? AND idx <= ? ORDER BY idx DESC",
+            (game_id, at_most),
+        )
+        for idx, state_json, stored in rows:
+            if (
+                isinstance(idx, int) and 0 <= idx < len(chain) and isinstance(state_json, str)
+                and snapshot_hash(chain[idx], state_json) == stored
+            ):
+                state = self._loads(state_json, "snapshot")
+                if isinstance(state, dict):
+                    return idx, state
+            warnings.append(f"the snapshot after action {idx} is damaged and was not used")
+        return None
+
+    @staticmethod
+    def _good_entries(conn: sqlite3.Connection, game_id: int, root: bytes) -> tuple[int, int]:
+        """How many history entries from the start match their chain, and how many there are."""
+        previous, good, total = root, 0, 0
+        for seq, kind, action, source, at, stored in conn.execute(
+            "SELECT seq, kind, action, source, at, hash FROM entries WHERE game_id = ? ORDER BY seq", (game_id,)
+        ):
+            total += 1
+            if good < total - 1:
+                continue
+            fields_ok = all(isinstance(v, str) for v in (kind, source, at)) and isinstance(action, (str, type(None)))
+            if seq == good and fields_ok and entry_link(previous, seq, kind, action, source, at) == stored:
+                previous, good = stored, good + 1
+        return good, total
+
+    @classmethod
+    def _verify_entries(cls, conn: sqlite3.Connection, game_id: int, root: bytes) -> str | None:
+        """None if the history matches its chain, else what is wrong with it."""
+        good, total = cls._good_entries(conn, game_id, root)
+        return None if good == total else f"history entry {good + 1} is damaged (the game itself is intact)"
+
+    def read_from(
+        self, game_id: int, chain: Sequence[bytes], length: int
+    ) -> tuple[tuple[int, dict[str, Any]] | None, list[dict[str, Any]]]:
+        """The nearest good snapshot at or below ``length`` and the actions after it, up to ``length``.
+
+        ``chain`` is the caller's verified chain (at least ``length + 1``
+        hashes); every action read is checked against it, and
+        :class:`JournalMoved` says the line on disk is no longer that one.
+        Undo uses this to rebuild a game without verifying it all again.
+        """
+        warnings: list[str] = []
+        with self._reading(f"read game {game_id}") as conn:
+            snapshot = self._good_snapshot(conn, game_id, chain, length, warnings)
+            start = 0 if snapshot is None else snapshot[0]
+            rows = conn.execute(
+                "SELECT idx, action, hash FROM line WHERE game_id = ? AND idx >= ? AND idx < ? ORDER BY idx",
+                (game_id, start, length),
+            ).fetchall()
+        if [r[0] for r in rows] != list(range(start, length)) or any(
+            not isinstance(text, str) or stored != chain[idx + 1] or link(chain[idx], idx, text) != stored
+            for idx, text, stored in rows
+        ):
+            raise JournalMoved(f"game {game_id} was changed elsewhere while it was being read")
+        return snapshot, [self._loads(text, "action") for _, text, _ in rows]
+
+    # -- the action line: checked writes ----------------------------------
+
+    def commit_action(
+        self,
+        game_id: int,
+        action: dict[str, Any],
+        source: str = "script",
+        *,
+        expect: Head | None,
+        snapshot_state: dict[str, Any] | None = None,
+    ) -> Head:
+        """Record a new action checked against the line at ``expect``; return the new head.
+
+        In one transaction: refuses with :class:`JournalMoved` if the stored
+        head is not ``expect``; adds an ``'action'`` entry, appends to the
+        line, clears the redo stack, drops snapshots beyond the new length
+        and stores ``snapshot_state`` as the snapshot after this action.
+        ``expect=None`` writes at whatever length the line has (imports and
+        tests; every screen and script goes through the checked form).
+
+        Example::
+
+            head = j.commit_action(1, {"type": "pay", "amount": 50}, "banker", expect=stored.head)
+        """
+        action_json = _dumps(_require_dict(action, "action"), "action")
+        state_json = None if snapshot_state is None else _dumps(
+            _require_dict(snapshot_state, "snapshot state"), "snapshot state"
+        )
+        at = _now()
+        with self._writing(f"append to game {game_id}") as conn:
+            head = self._expect(conn, game_id, expect)
+            new = Head(head.length + 1, link(head.hash, head.length, action_json))
+            self._add_entry(conn, game_id, "action", action_json, source, at)
+            conn.execute(
+                "INSERT INTO line (game_id, idx, action, hash) VALUES (?, ?, ?, ?)",
+                (game_id, head.length, action_json, new.hash),
+            )
+            conn.execute("DELETE FROM redo_stack WHERE game_id = ?", (game_id,))
+            conn.execute("DELETE FROM snapshots WHERE game_id = ? AND idx >= ?", (game_id, new.length))
+            if state_json is not None:
+                self._store_snapshot(conn, game_id, new, state_json)
+            self._touch(conn, game_id, at)
+        return new
+
+    def commit_undo(
+        self, game_id: int, source: str = "banker", *, expect: Head | None
+    ) -> tuple[dict[str, Any], Head] | None:
+        """Undo the last action of the line at ``expect``; return it and the new head, or None.
+
+        The action moves onto the redo stack, an ``'undo'`` entry is
+        recorded and snapshots beyond the new length are dropped.
+        """
+        at = _now()
+        with self._writing(f"undo in game {game_id}") as conn:
+            head = self._expect(conn, game_id, expect)
+            if head.length == 0:
+                return None
+            idx = head.length - 1
+            action_json = conn.execute(
+                "SELECT action FROM line WHERE game_id = ? AND idx = ?", (game_id, idx)
+            ).fetchone()[0]
+            self._add_entry(conn, game_id, "undo", action_json, source, at)
+            conn.execute("DELETE FROM line WHERE game_id = ? AND idx = ?", (game_id, idx))
+            conn.execute(
+                "INSERT INTO redo_stack (game_id, depth, action, hash) VALUES (?, ?, ?, ?)",
+                (game_id, self._redo_depth(conn, game_id), action_json, head.hash),
+            )
+            conn.execute("DELETE FROM snapshots WHERE game_id = ? AND idx > ?", (game_id, idx))
+            self._touch(conn, game_id, at)
+            new = self._head(conn, game_id)
+        action: dict[str, Any] = self._loads(action_json, "action")
+        return action, new
+
+    def commit_redo(
+        self, game_id: int, source: str = "banker", *, expect: Head | None
+    ) -> tuple[dict[str, Any], Head] | None:
+        """Redo the most recently undone action onto the line at ``expect``; return it and the new head.
+
+        Returns None when nothing was undone, or a new action was appended
+        after the last undo. An undone action whose hash no longer matches
+        is refused as damaged.
+        """
+        at = _now()
+        with self._writing(f"redo in game {game_id}") as conn:
+            head = self._expect(conn, game_id, expect)
+            row = conn.execute(
+                "SELECT depth, action, hash FROM redo_stack WHERE game_id = ? ORDER BY depth DESC LIMIT 1",
+                (game_id,),
+            ).fetchone()
+            if row is None:
+                return None
+            depth, action_json, stored = row
+            if not isinstance(action_json, str) or link(head.hash, head.length, action_json) != stored:
+                raise JournalDamaged(
+                    f"journal {self._path}: the undone action of game {game_id} is damaged and cannot be redone"
+                )
+            self._add_entry(conn, game_id, "redo", action_json, source, at)
+            conn.execute("DELETE FROM redo_stack WHERE game_id = ? AND depth = ?", (game_id, depth))
+            conn.execute(
+                "INSERT INTO line (game_id, idx, action, hash) VALUES (?, ?, ?, ?)",
+                (game_id, head.length, action_json, stored),
+            )
+            self._touch(conn, game_id, at)
+        action: dict[str, Any] = self._loads(action_json, "action")
+        return action, Head(head.length + 1, bytes(stored))
+
+    def commit_snapshot(self, game_id: int, state: dict[str, Any], *, expect: Head) -> None:
+        """Store the engine state after the line at ``expect``, if the line is still there."""
+        state_json = _dumps(_require_dict(state, "snapshot state"), "snapshot state")
+        with self._writing(f"store a snapshot of game {game_id}") as conn:
+            self._store_snapshot(conn, game_id, self._expect(conn, game_id, expect), state_json)
+
+    @staticmethod
+    def _store_snapshot(conn: sqlite3.Connection, game_id: int, head: Head, state_json: str) -> None:
+        conn.execute(
+            "INSERT OR REPLACE INTO snapshots (game_id, idx, state, hash) VALUES (?, ?, ?, ?)",
+            (game_id, head.length, state_json, snapshot_hash(head.hash, state_json)),
+        )
+
+    # -- the action line: unchecked forms ---------------------------------
+
+    def append(
+        self,
+        game_id: int,
+        action: dict[str, Any],
+        source: str = "script",
+        snapshot: tuple[int, dict[str, Any]] | None = None,
+    ) -> int:
+        """Record a new action at the end of the line, as it is; return the new number of actions.
+
+        ``snapshot`` is ``(idx, state)`` with ``idx`` the new length. The
+        checked form is :meth:`commit_action`.
+
+        Example::
+
+            j.append(1, {"type": "pay", "amount": 50}, source="banker")  # -> 13
+        """
+        state = None
+        if snapshot is not None:
+            if not isinstance(snapshot, (tuple, list)) or len(snapshot) != 2:
+                raise JournalError("snapshot must be an (idx, state) pair")
+            state = snapshot[1]
+            self._check_snapshot_idx(snapshot[0], self.length(game_id) + 1, exact=True)
+        return self.commit_action(game_id, action, source, expect=None, snapshot_state=state).length
+
+    def undo(self, game_id: int, source: str = "banker") -> dict[str, Any] | None:
+        """Undo the last effective action; return it, or None if there is none.
+
+        Example::
+
+            j.undo(1)  # -> {'type': 'pay', 'amount': 50}
+        """
+        done = self.commit_undo(game_id, source, expect=None)
+        return None if done is None else done[0]
+
+    def redo(self, game_id: int, source: str = "banker") -> dict[str, Any] | None:
+        """Redo the most recently undone action; return it, or None.
+
+        Example::
+
+            j.redo(1)  # -> {'type': 'pay', 'amount': 50}
+        """
+        done = self.commit_redo(game_id, source, expect=None)
+        return None if done is None else done[0]
+
+    def head(self, game_id: int) -> Head:
+        """The stored head of a game's line (not verified; see :meth:`read_game`)."""
+        with self._reading(f"read game {game_id}") as conn:
+            return self._head(conn, game_id)
+
+    def length(self, game_id: int) -> int:
+        """Number of effective actions of a game.
+
+        Example::
+
+            j.length(1)  # -> 13
+        """
+        with self._reading(f"read game {game_id}") as conn:
+            self._require_game(conn, game_id)
+            return self._length(conn, game_id)
+
+    def actions(self, game_id: int, start: int = 0) -> list[dict[str, Any]]:
+        """Effective actions ``line[start:]`` as stored (negative ``start`` counts from the end).
+
+        Example::
+
+            j.actions(1, start=11)
+            # -> [{'type': 'roll', 'dice': [2, 5]}, {'type': 'pay', 'amount': 50}]
+        """
+        with self._reading(f"read actions of game {game_id}") as conn:
+            self._require_game(conn, game_id)
+            if start < 0:
+                start = max(0, self._length(conn, game_id) + start)
+            rows = conn.execute(
+                "SELECT action FROM line WHERE game_id = ? AND idx >= ? ORDER BY idx", (game_id, start)
+            ).fetchall()
+        return [self._loads(row[0], "action") for row in rows]
+
+    def redo_depth(self, game_id: int) -> int:
+        """Number of undone actions available for redo.
+
+        Example::
+
+            j.redo_depth(1)  # -> 0
+        """
+        with self._reading(f"read game {game_id}") as conn:
+            self._require_game(conn, game_id)
+            return self._redo_depth(conn, game_id)
+
+    # -- snapshots -------------------------------------------------------
+
+    @staticmethod
+    def _check_snapshot_idx(idx: Any, length: int, *, exact: bool = False) -> None:
+        if not isinstance(idx, int) or isinstance(idx, bool) or not 0 <= idx <= length or (exact and idx != length):
+            raise JournalError(f"snapshot index {idx!r} is outside the game (0..{length})")
+
+    def put_snapshot(self, game_id: int, idx: int, state: dict[str, Any]) -> None:
+        """Store the engine state after the first ``idx`` effective actions.
+
+        ``idx`` must be between 0 and the current length; an existing
+        snapshot at ``idx`` is replaced.
+
+        Example::
+
+            j.put_snapshot(1, 10, engine.state_dict())
+        """
+        state_json = _dumps(_require_dict(state, "snapshot state"), "snapshot state")
+        with self._writing(f"store a snapshot of game {game_id}") as conn:
+            self._require_game(conn, game_id)
+            self._check_snapshot_idx(idx, self._length(conn, game_id))
+            if idx == 0:
+                line_hash = conn.execute("SELECT hash FROM games WHERE id = ?", (game_id,)).fetchone()[0]
+            else:
+                line_hash = conn.execute(
+                    "SELECT hash FROM line WHERE game_id = ? AND idx = ?", (game_id, idx - 1)
+                ).fetchone()[0]
+            self._store_snapshot(conn, game_id, Head(idx, bytes(line_hash)), state_json)
+
+    def nearest_snapshot(self, game_id: int, at_most: int) -> tuple[int, dict[str, Any]] | None:
+        """The snapshot with the largest ``idx <= at_most`` as stored, or None.
+
+        Example::
+
+            idx, state = j.nearest_snapshot(1, j.length(1))
+            tail = j.actions(1, start=idx)
+        """
+        with self._reading(f"read snapshots of game {game_id}") as conn:
+            self._require_game(conn, game_id)
+            row = conn.execute(
+                "SELECT idx, state FROM snapshots WHERE game_id = ? AND idx <= ? ORDER BY idx DESC LIMIT 1",
+                (game_id, at_most),
+            ).fetchone()
+        if row is None:
+            return None
+        return row[0], self._loads(row[1], "snapshot")
+
+    # -- history ---------------------------------------------------------
+
+    def entries(self, game_id: int) -> list[Entry]:
+        """The full history of a game, including undos and redos, verified against its chain.
+
+        Example::
+
+            [e.kind for e in j.entries(1)][-3:]  # -> ['action', 'undo', 'redo']
+        """
+        with self._reading(f"read the history of game {game_id}") as conn:
+            root = conn.execute("SELECT hash FROM games WHERE id = ?", (game_id,)).fetchone()
+            if root is None:
+                raise JournalError(f"journal {self._path} has no game {game_id}")
+            problem = self._verify_entries(conn, game_id, bytes(root[0] or b""))
+            if problem is not None:
+                raise JournalDamaged(f"journal {self._path}: in game {game_id} the {problem}")
+            rows = conn.execute(
+                "SELECT seq, kind, action, source, at FROM entries WHERE game_id = ? ORDER BY seq", (game_id,)
+            ).fetchall()
+        return [Entry(seq, kind, self._loads(action, "action"), source, at) for seq, kind, action, source, at in rows]
+
+    # -- health, repair and backup -----------------------------------------
+
+    def check_file(self) -> FileHealth:
+        """SQLite's whole-file check and every game's chain: what ``companion check`` reports."""
+        try:
+            problems = self._quick_check()
+        except JournalError as error:
+            problems = [str(error)]
+        healths: list[GameHealth] = []
+        try:
+            ids = [info.id for info in self.games()]
+        except JournalError as error:
+            return FileHealth(self._path, problems + [str(error)], [])
+        for game_id in ids:
+            try:
+                stored = self.read_game(game_id)
+            except JournalError as error:
+                with self._reading("list games") as conn:
+                    row = conn.execute("SELECT name, ruleset FROM games WHERE id = ?", (game_id,)).fetchone()
+                name, ruleset = (row if row is not None else (None, "?"))
+                what = str(error).split(": ", 1)[-1]
+                healths.append(GameHealth(game_id, name if isinstance(name, str) else None,
+                                          str(ruleset), 0, Damage(0, what), []))
+                continue
+            healths.append(GameHealth(
+                game_id, stored.name, stored.ruleset, stored.head.length, stored.damage, stored.warnings
+            ))
+        return FileHealth(self._path, problems, healths)
+
+    def backup(self, target: str | os.PathLike[str]) -> Path:
+        """Copy the whole journal to a new file with SQLite's backup API (never a file copy)."""
+        target = Path(target)
+        if target.exists():
+            raise JournalError(f"backup {target} already exists; it was not overwritten")
+        try:
+            dest = sqlite3.connect(str(target))
+            try:
+                self._db().backup(dest)
+            finally:
+                dest.close()
+        except sqlite3.Error as exc:
+            raise JournalError(f"could not write the backup {target}: {describe(exc)}") from exc
+        return target
+
+    def repair(self, game_id: int, backup: str | os.PathLike[str] | None = None) -> RepairReport:
+        """Back the file up, then keep the longest good prefix of a game and drop the rest.
+
+        Drops the actions from the first damaged one on, history entries
+        from the first damaged one on, undone actions that can no longer be
+        trusted and snapshots that do not match. The setup cannot be
+        repaired: a game whose setup is damaged is refused.
+        """
+        stored = self.read_game(game_id)  # raises if the setup itself is damaged
+        target = Path(backup) if backup is not None else self._backup_name()
+        self.backup(target)
+        kept = stored.head.length
+        with self._writing(f"repair game {game_id}") as conn:
+            chain, _, damage = self._verify_line(conn, game_id, stored.chain[0])
+            kept = len(chain) - 1
+            dropped_actions = conn.execute(
+                "DELETE FROM line WHERE game_id = ? AND idx >= ?", (game_id, kept)
+            ).rowcount
+            dropped_undone = 0
+            if damage is not None:
+                dropped_undone = conn.execute("DELETE FROM redo_stack WHERE game_id = ?", (game_id,)).rowcount
+            dropped_snapshots = self._drop_bad_snapshots(conn, game_id, chain)
+            dropped_entries = self._drop_bad_entries(conn, game_id, chain[0])
+        return RepairReport(game_id, target, kept, dropped_actions, dropped_entries, dropped_undone, dropped_snapshots)
+
+    def _backup_name(self) -> Path:
+        stamp = datetime.now(timezone.utc).strftime("%Y%m%d-%H%M%S")
+        candidate = self._path.with_name(f"{self._path.name}.backup-{stamp}")
+        n = 1
+        while candidate.exists():
+            n += 1
+            candidate = self._path.with_name(f"{self._path.name}.backup-{stamp}-{n}")
+        return candidate
+
+    @staticmethod
+    def _drop_bad_snapshots(conn: sqlite3.Connection, game_id: int, chain: Sequence[bytes]) -> int:
+        bad = [
+            idx for idx, state_json, stored in conn.execute(
+                "SELECT idx, state, hash FROM snapshots WHERE game_id = ?", (game_id,)
+            ).fetchall()
+            if not (isinstance(idx, int) and 0 <= idx < len(chain) and isinstance(state_json, str)
+                    and snapshot_hash(chain[idx], state_json) == stored)
+        ]
+        for idx in bad:
+            conn.execute("DELETE FROM snapshots WHERE game_id = ? AND idx = ?", (game_id, idx))
+        return len(bad)
+
+    def _drop_bad_entries(self, conn: sqlite3.Connection, game_id: int, root: bytes) -> int:
+        good, _ = self._good_entries(conn, game_id, root)
+        return int(conn.execute("DELETE FROM entries WHERE game_id = ? AND seq >= ?", (game_id, good)).rowcount)
+
+    # -- export / import -------------------------------------------------
+
+    def export_game(self, game_id: int) -> dict[str, Any]:
+        """Export a game's setup and effective actions as a plain dict, verified first.
+
+        Example::
+
+            j.export_game(1)["format"]  # -> 'companion-game'
+        """
+        with self._reading(f"export game {game_id}") as conn:
+            stored = self._verified(conn, game_id)
+            if stored.damage is not None:
+                raise JournalDamaged(stored.damage.sentence(game_id))
+            rows = conn.execute("SELECT action FROM line WHERE game_id = ? ORDER BY idx", (game_id,)).fetchall()
+        return {
+            "format": EXPORT_FORMAT,
+            "version": EXPORT_VERSION,
+            "ruleset": stored.ruleset,
+            "name": stored.name,
+            "setup": stored.setup,
+            "actions": [self._loads(r[0], "action") for r in rows],
+        }
+
+    @staticmethod
+    def _validate_import(data: Any) -> tuple[str, str | None, dict[str, Any], list[Any]]:
+        def bad(field: str, problem: str) -> JournalError:
+            return JournalError(f"cannot import game: field {field!r} {problem}")
+
+        if not isinstance(data, dict):
+            raise JournalError(f"cannot import game: expected a dict, got {_type_name(data)}")
+        for name in ("format", "version", "ruleset", "setup", "actions"):
+            if name not in data:
+                raise bad(name, "is missing")
+        if data["format"] != EXPORT_FORMAT:
+            raise bad("format", f"must be {EXPORT_FORMAT!r}, got {_one_line(repr(data['format']), 60)}")
+        version = data["version"]
+        if not isinstance(version, int) or isinstance(version, bool):
+            raise bad("version", f"must be an integer, got {_type_name(version)}")
+        if version > EXPORT_VERSION:
+            raise bad(
+                "version",
+                f"is {version}: the file was written by a newer version (this version reads up to {EXPORT_VERSION})",
+            )
+        if version < 1:
+            raise bad("version", f"must be at least 1, got {version}")
+        ruleset = data["ruleset"]
+        if not isinstance(ruleset, str) or not ruleset:
+            raise bad("ruleset", f"must be a non-empty string, got {_one_line(repr(ruleset), 60)}")
+        name = data.get("name")
+        if name is not None and not isinstance(name, str):
+            raise bad("name", f"must be a string or null, got {_type_name(name)}")
+        setup = data["setup"]
+        if not isinstance(setup, dict):
+            raise bad("setup", f"must be an object, got {_type_name(setup)}")
+        actions = data["actions"]
+        if not isinstance(actions, list):
+            raise bad("actions", f"must be a list, got {_type_name(actions)}")
+        for i, action in enumerate(actions):
+            if not isinstance(action, dict):
+                raise bad(f"actions[{i}]", f"must be an object, got {_type_name(action)}")
+        return ruleset, name, setup, actions
+
+    def import_game(self, data: dict[str, Any], source: str = "import") -> int:
+        """Create a new game from an :meth:`export_game` dict; return its id.
+
+        The shape is validated first; the game and all its actions are
+        written, hash-chained, in one transaction, and the new game becomes
+        the last game.
+
+        Example::
+
+            new_id = j.import_game(j.export_game(1))
+        """
+        ruleset, name, setup, actions = self._validate_import(data)
+        setup_json = _dumps(setup, "setup")
+        texts = [_dumps(action, f"actions[{i}]") for i, action in enumerate(actions)]
+        at = _now()
+        line_rows: list[tuple[int, str, bytes]] = []
+        entry_rows: list[tuple[int, str, bytes]] = []
+        line_hash = entry_hash = root_hash(ruleset, setup_json)
+        for i, text in enumerate(texts):
+            line_hash = link(line_hash, i, text)
+            entry_hash = entry_link(entry_hash, i, "action", text, source, at)
+            line_rows.append((i, text, line_hash))
+            entry_rows.append((i, text, entry_hash))
+        with self._writing("import a game") as conn:
+            game_id = self._insert_game(conn, ruleset, setup_json, name, at)
+            conn.executemany(
+                "INSERT INTO entries (game_id, seq, kind, action, source, at, hash) "
+                "VALUES (?, ?, 'action', ?, ?, ?, ?)",
+                ((game_id, i, text, source, at, h) for i, text, h in entry_rows),
+            )
+            conn.executemany(
+                "INSERT INTO line (game_id, idx, action, hash) VALUES (?, ?, ?, ?)",
+                ((game_id, i, text, h) for i, text, h in line_rows),
+            )
+        return game_id
+
