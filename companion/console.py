@@ -136,6 +136,7 @@ def run(table: Table, stdin: TextIO, stdout: TextIO, language: str = "en") -> in
     try:
         stdout.write(HELP + "\n")
         while True:
+            table.refresh("console")  # another screen or a script may have moved the game on
             view = table.game.view(with_legal=False)
             view["game"] = table.game_id
             stdout.write("\n" + render_state(view).rsplit("\nlegal now:", 1)[0] + "\n")
