@@ -57,9 +57,9 @@ def _text(value: str | None) -> bytes:
     return _INDEX.pack(len(data)) + data
 
 
-def root_hash(ruleset: str, setup_json: str) -> bytes:
-    """The hash a game's chains start from: its ruleset and setup."""
-    return blake2b(b"game" + _text(ruleset) + _text(setup_json), digest_size=DIGEST_SIZE).digest()
+def root_hash(ruleset: str, setup_json: str, name: str | None = None) -> bytes:
+    """The hash a game's chains start from: its ruleset, setup and name."""
+    return blake2b(b"game" + _text(ruleset) + _text(setup_json) + _text(name), digest_size=DIGEST_SIZE).digest()
 
 
 def link(previous: bytes, index: int, action_json: str) -> bytes:

@@ -83,13 +83,13 @@ def _migrate_1_to_2(conn: sqlite3.Connection) -> None:
     """Add the hash chain: a digest to every game, action, entry, undone action and snapshot."""
     for table in ("games", "line", "entries", "redo_stack", "snapshots"):
         conn.execute(f"ALTER TABLE {table} ADD COLUMN hash BLOB")
-    games = conn.execute("SELECT id, ruleset, setup FROM games").fetchall()
-    for game_id, ruleset, setup_json in games:
-        _hash_game(conn, game_id, ruleset, setup_json)
+    games = conn.execute("SELECT id, ruleset, setup, name FROM games").fetchall()
+    for game_id, ruleset, setup_json, name in games:
+        _hash_game(conn, game_id, ruleset, setup_json, name)
 
 
-def _hash_game(conn: sqlite3.Connection, game_id: int, ruleset: str, setup_json: str) -> None:
-    root = root_hash(ruleset, setup_json)
+def _hash_game(conn: sqlite3.Connection, game_id: int, ruleset: str, setup_json: str, name: str | None) -> None:
+    root = root_hash(ruleset, setup_json, name)
     conn.execute("UPDATE games SET hash = ? WHERE id = ?", (root, game_id))
     chain = [root]
     rows = conn.execute("SELECT idx, action FROM line WHERE game_id = ? ORDER BY idx", (game_id,)).fetchall()

@@ -279,6 +279,11 @@ def _one_line(text: str, limit: int = 200) -> str:
     return text if len(text) <= limit else text[:limit].rstrip() + "..."
 
 
+def _text(data: bytes) -> str:
+    """SQLite text as str; bytes that are not UTF-8 (damage) survive as surrogates and fail their hash."""
+    return data.decode("utf-8", "surrogateescape")
+
+
 def _read_only_uri(path: Path) -> str:
     return "file:" + quote(str(path.absolute())) + "?mode=ro"
 
@@ -338,6 +343,7 @@ class Journal:
             )
         except sqlite3.Error as exc:
             raise JournalError(f"journal {path} cannot be opened: {describe(exc)}") from exc
+        reader.text_factory = _text
         try:
             version = cls._check_header(reader, path)
             journal = cls(path, reader, readonly=readonly)
@@ -381,6 +387,8 @@ class Journal:
             tables = {
                 row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
             }
+        except UnicodeDecodeError as exc:  # SQLite named a damaged schema in bytes that are not UTF-8
+            raise JournalDamaged(f"journal {path} is damaged: its schema is unreadable; {_UNTOUCHED}") from exc
         except sqlite3.Error as exc:
             problem = "is not an SQLite database" if is_not_a_database(exc) else "is damaged"
             raise JournalDamaged(f"journal {path} {problem}: {_one_line(str(exc))}; {_UNTOUCHED}") from exc
@@ -458,6 +466,7 @@ class Journal:
             conn = sqlite3.connect(str(path), isolation_level=None, timeout=BUSY_TIMEOUT, check_same_thread=False)
         except sqlite3.Error as exc:
             raise JournalError(f"journal {path} cannot be opened for writing: {describe(exc)}") from exc
+        conn.text_factory = _text
         try:
             if str(conn.execute("PRAGMA journal_mode").fetchone()[0]).lower() != "wal":
                 mode = conn.execute("PRAGMA journal_mode=WAL").fetchone()[0]
@@ -521,7 +530,9 @@ class Journal:
         assert conn is not None
         return conn
 
-    def _error(self, what: str, exc: sqlite3.Error) -> JournalError:
+    def _error(self, what: str, exc: sqlite3.Error | UnicodeDecodeError) -> JournalError:
+        if isinstance(exc, UnicodeDecodeError):  # an error message with damaged bytes in it
+            return JournalDamaged(f"journal {self._path}: could not {what}: the file is damaged")
         kind = JournalDamaged if is_damage(exc) else JournalError
         return kind(f"journal {self._path}: could not {what}: {describe(exc)}")
 
@@ -538,7 +549,7 @@ class Journal:
             finally:
                 if own and conn.in_transaction:
                     conn.execute("COMMIT")
-        except sqlite3.Error as exc:
+        except (sqlite3.Error, UnicodeDecodeError) as exc:
             raise self._error(what, exc) from exc
 
     @contextmanager
@@ -558,7 +569,7 @@ class Journal:
                 if conn.in_transaction:
                     conn.execute("ROLLBACK")
                 raise
-        except sqlite3.Error as exc:
+        except (sqlite3.Error, UnicodeDecodeError) as exc:
             raise self._error(what, exc) from exc
 
     def _loads(self, text: Any, what: str) -> Any:
@@ -634,7 +645,7 @@ class Journal:
     def _insert_game(conn: sqlite3.Connection, ruleset: str, setup_json: str, name: str | None, at: str) -> int:
         cursor = conn.execute(
             "INSERT INTO games (name, ruleset, setup, created, updated, hash) VALUES (?, ?, ?, ?, ?, ?)",
-            (name, ruleset, setup_json, at, at, root_hash(ruleset, setup_json)),
+            (name, ruleset, setup_json, at, at, root_hash(ruleset, setup_json, name)),
         )
         game_id = cursor.lastrowid
         assert game_id is not None
@@ -751,13 +762,16 @@ class Journal:
         if row is None:
             raise JournalError(f"journal {self._path} has no game {game_id}")
         ruleset, setup_json, name, stored_root = row
-        if not isinstance(ruleset, str) or not isinstance(setup_json, str) or root_hash(ruleset, setup_json) != stored_root:
+        if (
+            not isinstance(ruleset, str) or not isinstance(setup_json, str) or not isinstance(name, (str, type(None)))
+            or root_hash(ruleset, setup_json, name) != stored_root
+        ):
             raise JournalDamaged(
                 f"journal {self._path}: the setup of game {game_id} is damaged, so none of it can be trusted; "
                 f"{_UNTOUCHED}"
             )
         setup = self._loads(setup_json, "setup")
-        if not isinstance(setup, dict) or not isinstance(name, (str, type(None))):
+        if not isinstance(setup, dict):
             raise JournalDamaged(f"journal {self._path}: the setup of game {game_id} is damaged; {_UNTOUCHED}")
         chain, texts, damage = self._verify_line(conn, game_id, stored_root)
         warnings: list[str] = []
@@ -1315,7 +1329,7 @@ class Journal:
         at = _now()
         line_rows: list[tuple[int, str, bytes]] = []
         entry_rows: list[tuple[int, str, bytes]] = []
-        line_hash = entry_hash = root_hash(ruleset, setup_json)
+        line_hash = entry_hash = root_hash(ruleset, setup_json, name)
         for i, text in enumerate(texts):
             line_hash = link(line_hash, i, text)
             entry_hash = entry_link(entry_hash, i, "action", text, source, at)
