@@ -323,7 +323,8 @@ class Table:
 
     def roll_action(self, value: int) -> Action:
         """The roll action for whoever is to roll now (for the die, buttons and the virtual die)."""
-        return self._fill_roller({"type": "roll", "value": value})
+        action: Action = self._fill_roller({"type": "roll", "value": value})
+        return action
 
     def virtual_roll(self, source: str = "virtual-die") -> Outcome:
         """Roll the app's own die with a secure random source (C3)."""

@@ -1280,9 +1280,9 @@ class Journal:
 
         if not isinstance(data, dict):
             raise JournalError(f"cannot import game: expected a dict, got {_type_name(data)}")
-        for name in ("format", "version", "ruleset", "setup", "actions"):
-            if name not in data:
-                raise bad(name, "is missing")
+        for key in ("format", "version", "ruleset", "setup", "actions"):
+            if key not in data:
+                raise bad(key, "is missing")
         if data["format"] != EXPORT_FORMAT:
             raise bad("format", f"must be {EXPORT_FORMAT!r}, got {_one_line(repr(data['format']), 60)}")
         version = data["version"]
