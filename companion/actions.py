@@ -19,12 +19,47 @@ False
 from __future__ import annotations
 
 import random
+from collections import Counter
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeGuard
 
 Action = dict[str, Any]
 """A JSON object with a ``type`` key; ``player`` is the seat index when a player acts."""
+
+
+def is_whole_number(value: object) -> TypeGuard[int]:
+    """True for an ``int`` only: a bool or a float is never a whole number here.
+
+    >>> is_whole_number(3), is_whole_number(True), is_whole_number(3.0)
+    (True, False, False)
+    """
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def same_value(given: Any, wanted: Any) -> bool:
+    """Equal, and of the same type all the way down (so ``True`` is not ``1``, ``7.0`` not ``7``).
+
+    >>> same_value([1, "7"], [1, "7"]), same_value([True], [1]), same_value([2.0], [2])
+    (True, False, False)
+    """
+    if type(given) is not type(wanted):
+        return False
+    if isinstance(wanted, list):
+        return len(given) == len(wanted) and all(same_value(g, w) for g, w in zip(given, wanted))
+    if isinstance(wanted, dict):
+        return given.keys() == wanted.keys() and all(same_value(given[k], wanted[k]) for k in wanted)
+    return bool(given == wanted)
+
+
+def _tally(values: Any) -> Counter[tuple[type, Any]] | None:
+    """The items of a list counted by type and value, or None when it is no list of plain values."""
+    if not isinstance(values, list):
+        return None
+    try:
+        return Counter((type(v), v) for v in values)
+    except TypeError:  # an unhashable item (a list, an object) is never a plain value
+        return None
 
 
 @dataclass(frozen=True)
@@ -40,12 +75,7 @@ class IntRange:
     step: int = 1
 
     def __contains__(self, value: object) -> bool:
-        return (
-            isinstance(value, int)
-            and not isinstance(value, bool)
-            and self.lo <= value <= self.hi
-            and (value - self.lo) % self.step == 0
-        )
+        return is_whole_number(value) and self.lo <= value <= self.hi and (value - self.lo) % self.step == 0
 
     def values(self) -> range:
         return range(self.lo, self.hi + 1, self.step)
@@ -59,18 +89,24 @@ class IntRange:
 
 @dataclass(frozen=True)
 class OneOf:
-    """One value of a fixed list (numbers, names or lists of numbers).
+    """One value of a fixed list (numbers, names or lists of numbers), of the same type.
 
-    >>> [1, 4] in OneOf(([1, 4], [2, 3])), [4, 1] in OneOf(([1, 4],))
-    (True, False)
+    With ``any_order`` a list may name the items of an option in any order.
+
+    >>> [1, 4] in OneOf(([1, 4], [2, 3])), [4, 1] in OneOf(([1, 4],)), [4, 1] in OneOf(([1, 4],), any_order=True)
+    (True, False, True)
+    >>> [1.0, 4] in OneOf(([1, 4],)), [True, 4] in OneOf(([1, 4],), any_order=True)
+    (False, False)
     """
 
     options: tuple[Any, ...]
+    any_order: bool = False
 
     def __contains__(self, value: object) -> bool:
-        if isinstance(value, bool):
-            return False
-        return any(value == option and type(value) is type(option) for option in self.options)
+        if self.any_order and isinstance(value, list):
+            tally = _tally(value)
+            return tally is not None and any(tally == _tally(option) for option in self.options)
+        return any(same_value(value, option) for option in self.options)
 
     def values(self) -> tuple[Any, ...]:
         return self.options
@@ -79,6 +115,8 @@ class OneOf:
         return rng.choice(self.options)
 
     def to_json(self) -> dict[str, Any]:
+        if self.any_order:
+            return {"one_of": list(self.options), "any_order": True}
         return {"one_of": list(self.options)}
 
 
@@ -93,6 +131,8 @@ class Permutation:
     >>> spec = Permutation(("a", "b", "c"), (("c", 1, 2),))
     >>> ["b", "c", "a"] in spec, ["c", "a", "b"] in spec, ["a", "b"] in spec
     (True, False, False)
+    >>> [True, 0, 2] in Permutation((0, 1, 2)), [2.0, 0, 1] in Permutation((0, 1, 2))
+    (False, False)
     >>> spec.sample(random.Random(1)) in spec
     True
     >>> spec.to_json()
@@ -104,13 +144,10 @@ class Permutation:
     """``(item, lo, hi)`` triples."""
 
     def __contains__(self, value: object) -> bool:
-        if not isinstance(value, list) or len(value) != len(self.items):
+        tally = _tally(value)
+        if tally is None or tally != _tally(list(self.items)):
             return False
-        try:
-            if sorted(value) != sorted(self.items):
-                return False
-        except TypeError:
-            return False
+        assert isinstance(value, list)
         for item, lo, hi in self.places:
             if not lo <= value.index(item) <= hi:
                 return False
@@ -146,11 +183,6 @@ class Permutation:
 ParamSpec = IntRange | OneOf | Permutation
 
 
-def _same(given: Any, wanted: Any) -> bool:
-    """Equal and of the same type (so ``True`` is not ``1`` and ``7.0`` is not ``7``)."""
-    return given == wanted and type(given) is type(wanted)
-
-
 @dataclass(frozen=True)
 class Choice:
     """One kind of action that is legal now, with its limits.
@@ -178,10 +210,9 @@ class Choice:
         if action.get("type") != self.type:
             return False
         if self.player is not None:
-            who = action.get("player")
-            if who != self.player or type(who) is not int:  # True == 1, but True is no seat
+            if not same_value(action.get("player"), self.player):  # True == 1, but True is no seat
                 return False
-        return all(_same(action.get(k), v) for k, v in self.fixed.items())
+        return all(same_value(action.get(k), v) for k, v in self.fixed.items())
 
     def admits(self, action: Mapping[str, Any]) -> bool:
         if not self.matches_target(action) or set(action) != self.keys():
@@ -255,7 +286,7 @@ def diagnose(choices: list[Choice], action: Mapping[str, Any], player_names: lis
         return Rejection("not_allowed_now", {"type": kind})
     who = action.get("player")
     if all(c.player is not None and c.player != who for c in same_type):
-        name = player_names[who] if isinstance(who, int) and 0 <= who < len(player_names) else str(who)
+        name = player_names[who] if is_whole_number(who) and 0 <= who < len(player_names) else str(who)
         return Rejection("not_your_turn", {"player": name, "type": kind})
     targeted = [c for c in same_type if c.matches_target(action)]
     if not targeted:

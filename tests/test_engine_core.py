@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from companion import bots, messages, registry
-from companion.actions import Choice, IntRange, OneOf, Permutation, Rejection, diagnose
+from companion.actions import Choice, IntRange, OneOf, Permutation, Rejection, diagnose, is_whole_number
 from companion.events import Event
 from companion.game import Game, replay
 from companion.ledger import (
@@ -64,7 +64,7 @@ def test_one_of_is_strict_about_types():
     o = OneOf((1, 2, [1, 4], "7"))
     assert 1 in o and [1, 4] in o and "7" in o
     assert True not in o  # True == 1 but is not a number of the list
-    assert 1.0 not in o and 7 not in o and (1, 4) not in o and [4, 1] not in o
+    assert 1.0 not in o and 7 not in o and (1, 4) not in o and [4, 1] not in o and [1.0, 4] not in o and [True, 4] not in o
     rng = random.Random(1)
     assert all(o.sample(rng) in o for _ in range(50))
     assert o.to_json() == {"one_of": [1, 2, [1, 4], "7"]}
@@ -535,6 +535,21 @@ def test_permutation_spec():
     assert diagnose([choice], {"type": "set_order", "order": [2, 0, 1]}, NAMES) is None
     assert diagnose([choice], {"type": "set_order", "order": [2, 0, 0]}, NAMES).code == "out_of_range"
     assert diagnose([choice], {"type": "set_order", "order": [[0], 1, 2]}, NAMES).code == "out_of_range"
+    # C6: look-alikes are no seats: true == 1 and 2.0 == 2 in Python, but neither is an integer
+    for order in ([True, 0, 2], [2.0, 0, 1], [0, 1, False]):
+        assert diagnose([choice], {"type": "set_order", "order": order}, NAMES).code == "out_of_range"
+
+
+def test_one_of_in_any_order_takes_each_item_once_and_of_its_type():
+    o = OneOf(([1, 4], [2]), any_order=True)
+    assert [4, 1] in o and [1, 4] in o and [2] in o
+    assert [1, 1, 4] not in o and [4] not in o and [4.0, 1] not in o and [True, 4] not in o and [[1], 4] not in o
+    assert o.to_json() == {"one_of": [[1, 4], [2]], "any_order": True}
+
+
+def test_is_whole_number_takes_ints_only():
+    assert is_whole_number(0) and is_whole_number(-3) and is_whole_number(10**30)
+    assert not any(is_whole_number(v) for v in (True, False, 1.0, "1", None, [1]))
     with pytest.raises(ValueError):
         Permutation(tuple(range(9))).values()
 

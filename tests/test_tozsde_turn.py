@@ -177,8 +177,15 @@ def test_t9_casino_bet_is_compulsory_stake_500_to_1000_step_100():
     assert len(bet.params["numbers"].values()) == 6 + 15 + 20
     for stake in (400, 1100, 550):
         assert game.check({"type": "bet", "player": 0, "stake": stake, "numbers": [1]}).code == "out_of_range"
-    for numbers in ([], [1, 2, 3, 4], [2, 1], [1, 1], [0], [7]):
+    for numbers in ([], [1, 2, 3, 4], [1, 1], [0], [7], [1.0], [True], [2, 3.0], "1", [[1]]):
         assert game.check({"type": "bet", "player": 0, "stake": 500, "numbers": numbers}).code == "tozsde.bad_numbers"
+
+
+def test_t9_casino_numbers_may_come_in_any_order():
+    """§7.3/T9: the call is a set of numbers; the order they are named in does not matter."""
+    game = casino_game()
+    game.apply({"type": "bet", "player": 0, "stake": 500, "numbers": [5, 2, 3]})
+    assert game.state.turn["bet"]["numbers"] == [2, 3, 5]
 
 
 def play_bet(stake, numbers, value):
@@ -390,7 +397,7 @@ def test_c6_refined_rejections_render_in_every_language():
     note(game, {"type": "end_turn", "player": 1})  # must_settle_debt
     casino = casino_game()
     note(casino, {"type": "end_turn", "player": 0})  # bet_required
-    note(casino, {"type": "bet", "player": 0, "stake": 500, "numbers": [3, 1]})  # bad_numbers
+    note(casino, {"type": "bet", "player": 0, "stake": 500, "numbers": [3, 3]})  # bad_numbers
     set_cash(casino, 0, 600)
     note(casino, {"type": "bet", "player": 0, "stake": 700, "numbers": [3]})  # stake_above_cash
     casino.apply({"type": "bet", "player": 0, "stake": 500, "numbers": [3]})

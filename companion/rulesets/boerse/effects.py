@@ -14,6 +14,8 @@ from __future__ import annotations
 
 from typing import Any, Iterable
 
+from companion.actions import is_whole_number
+
 EFFECTS: dict[str, tuple[str, ...]] = {
     "bank_pays": ("amount",),
     "pay_bank": ("amount",),
@@ -40,9 +42,6 @@ EVENT_EFFECTS = ("everyone_pays", "everyone_receives", "all_packages", "package"
 LABEL_KEYS = frozenset({"name", "text", "id"})
 """Keys that only label a card or space."""
 
-
-def _is_int(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def effect_problems(
@@ -79,18 +78,18 @@ def effect_problems(
         problems.append(f"package {entry['company']!r} is not one of {', '.join(packages)}")
     if "amount" in params and "amount" in entry:
         amount = entry["amount"]
-        if kind in MONEY_EFFECTS and not (_is_int(amount) and amount > 0 and amount % step == 0):
+        if kind in MONEY_EFFECTS and not (is_whole_number(amount) and amount > 0 and amount % step == 0):
             problems.append(f"amount must be a positive multiple of {step}, not {amount!r}")
-        if kind in PRICE_EFFECTS and not (_is_int(amount) and amount != 0 and amount % step == 0):
+        if kind in PRICE_EFFECTS and not (is_whole_number(amount) and amount != 0 and amount % step == 0):
             problems.append(f"amount must be a non-zero multiple of {step}, not {amount!r}")
     if "price" in params and "price" in entry:
         price = entry["price"]
-        if not (_is_int(price) and price > 0 and price % step == 0):
+        if not (is_whole_number(price) and price > 0 and price % step == 0):
             problems.append(f"price must be a positive multiple of {step}, not {price!r}")
     if "space" in params and "space" in entry:
         space = entry["space"]
         kinds = list(space_kinds)
-        if _is_int(space):
+        if is_whole_number(space):
             if spaces is not None and not 0 <= space < spaces:
                 problems.append(f"space {space} is not on the track (0–{spaces - 1})")
         elif space not in kinds:

@@ -30,7 +30,7 @@ import random
 from enum import StrEnum
 from typing import Any, Callable, ClassVar
 
-from companion.actions import Action, Choice, IntRange, OneOf, ParamSpec, Rejection
+from companion.actions import Action, Choice, IntRange, OneOf, ParamSpec, Rejection, is_whole_number
 from companion.events import Event
 from companion.messages import counted
 from companion.ledger import move_shares, settle_debt, transfer
@@ -123,7 +123,7 @@ class Rules(Ruleset):
 
         first = setup.get("first_player", 0)
         players = setup["players"]
-        if not (isinstance(first, int) and not isinstance(first, bool) and 0 <= first < len(players)):
+        if not (is_whole_number(first) and 0 <= first < len(players)):
             raise SetupError(f"first_player must be a seat from 0 to {len(players) - 1} (B15), not {first!r}")
         self.first: int = first
 
@@ -174,7 +174,7 @@ class Rules(Ruleset):
         o = self.options
         problems = []
         rate = o["interest_percent"]
-        if not (isinstance(rate, int) and not isinstance(rate, bool) and 0 <= rate < 100):
+        if not (is_whole_number(rate) and 0 <= rate < 100):
             problems.append(f"interest_percent must be a whole number from 0 to 99, not {rate!r}")
         for key in ("start_pass", "final_share_value", "deck"):
             allowed = self.data["option_values"][key]
@@ -184,7 +184,7 @@ class Rules(Ruleset):
             problems.append(f"one_way_per_turn must be true or false, not {o['one_way_per_turn']!r}")
         table = o["dividend_table"]
         def whole(v: Any) -> bool:
-            return isinstance(v, int) and not isinstance(v, bool) and v >= 0
+            return is_whole_number(v) and v >= 0
 
         ok = isinstance(table, list) and table and all(
             isinstance(row, list) and len(row) == 2 and all(whole(v) for v in row) for row in table
@@ -878,7 +878,7 @@ class Rules(Ruleset):
         if kind == "card" and self.virtual:
             return Rejection("boerse.virtual_deck")
         p = action.get("player")
-        if not (isinstance(p, int) and not isinstance(p, bool) and 0 <= p < len(state.players)):
+        if not (is_whole_number(p) and 0 <= p < len(state.players)):
             return rejection
         player = state.players[p]
         closed = state.data["closed"]
@@ -903,7 +903,7 @@ class Rules(Ruleset):
                 variant = "bought" if done == "buy" else "sold"
                 return Rejection("boerse.one_way_per_turn", {"player": player.name, "company": c, "variant": variant})
             count = action.get("count")
-            if not isinstance(count, int) or isinstance(count, bool) or count < 1:
+            if not is_whole_number(count) or count < 1:
                 return rejection
             price = state.data["prices"][c]
             if kind == "buy":
@@ -923,7 +923,7 @@ class Rules(Ruleset):
                 })
         elif kind in ("borrow", "repay"):
             amount = action.get("amount")
-            if not isinstance(amount, int) or isinstance(amount, bool) or amount < 1:
+            if not is_whole_number(amount) or amount < 1:
                 return rejection
             if amount % self.credit_step:
                 return Rejection("boerse.credit_step", {"step": self.credit_step})

@@ -21,6 +21,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from companion.actions import is_whole_number
+
 from companion.rulesets.boerse.effects import EVENT_EFFECTS, LABEL_KEYS, effect_problems
 
 KINDS: dict[str, tuple[str, ...]] = {
@@ -33,9 +35,6 @@ KINDS: dict[str, tuple[str, ...]] = {
     "refund": (),
 }
 
-
-def _is_int(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def check_track(track: Any, *, packages: list[str], step: int, min_spaces: int) -> list[str]:
@@ -83,12 +82,12 @@ def check_track(track: Any, *, packages: list[str], step: int, min_spaces: int) 
             problems.append(f"{where}: unexpected field(s) {', '.join(unexpected)}")
         amount: Any = space.get("amount")  # anything until checked
         if kind in ("rise", "fall") and "amount" in space:
-            if not (_is_int(amount) and amount > 0 and amount % step == 0):
+            if not (is_whole_number(amount) and amount > 0 and amount % step == 0):
                 problems.append(f"{where}: {kind} amount must be a positive multiple of {step}, not {amount!r}")
         if kind == "domain":
             if "company" in space and space["company"] not in packages:
                 problems.append(f"{where}: package {space['company']!r} is not one of {', '.join(packages)}")
-            if "amount" in space and not (_is_int(amount) and amount != 0 and amount % step == 0):
+            if "amount" in space and not (is_whole_number(amount) and amount != 0 and amount % step == 0):
                 problems.append(f"{where}: domain amount must be a non-zero multiple of {step}, not {amount!r}")
     if len(starts) != 1:
         problems.append(

@@ -14,6 +14,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from companion.actions import is_whole_number
+
 KINDS = ("company", "resort", "casino", "change", "premium", "tax")
 UNIT_DIRECTIONS = ((1, -1), (1, 0), (0, 1), (-1, 1), (-1, 0), (0, -1))
 DIE = ("1", "2", "3", "4", "5", "6")
@@ -38,13 +40,10 @@ def hexagon(size: int) -> list[tuple[int, int]]:
     ]
 
 
-def _is_int(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
 
 def _where(field: dict[str, Any], index: int) -> str:
     fid, q, r = field.get("id"), field.get("q"), field.get("r")
-    name = f"field {fid}" if _is_int(fid) else f"field #{index + 1} of the list (id {fid!r})"
+    name = f"field {fid}" if is_whole_number(fid) else f"field #{index + 1} of the list (id {fid!r})"
     return f"{name} (q={q!r}, r={r!r})"
 
 
@@ -85,13 +84,13 @@ def _check_fields(fields: list[Any], spec: dict[str, Any], companies: list[str],
         fid: Any = field.get("id")
         q: Any = field.get("q")
         r: Any = field.get("r")
-        if not _is_int(fid):
+        if not is_whole_number(fid):
             errors.append(f"{where}: the id must be a whole number")
         elif fid in ids:
             errors.append(f"{where}: the id {fid} is used twice (also {ids[fid]})")
         else:
             ids[fid] = where
-        if not (_is_int(q) and _is_int(r)):
+        if not (is_whole_number(q) and is_whole_number(r)):
             errors.append(f"{where}: the coordinates q and r must be whole numbers")
         elif max(abs(q), abs(r), abs(q + r)) > radius:
             errors.append(f"{where}: lies outside the hexagon of {size} fields a side (max(|q|, |r|, |q+r|) must be at most {radius})")
@@ -157,7 +156,7 @@ def _check_directions(directions: Any) -> list[str]:
         if number not in directions:
             continue
         value = directions[number]
-        if not (isinstance(value, list) and len(value) == 2 and all(_is_int(v) for v in value)) or tuple(value) not in UNIT_DIRECTIONS:
+        if not (isinstance(value, list) and len(value) == 2 and all(is_whole_number(v) for v in value)) or tuple(value) not in UNIT_DIRECTIONS:
             errors.append(
                 f"directions: die number {number} points to {value!r}, not one of the six hex directions"
                 f" {', '.join(str(list(d)) for d in UNIT_DIRECTIONS)}"

@@ -19,7 +19,7 @@ from enum import StrEnum
 from typing import Any, Callable, ClassVar, NamedTuple
 
 from companion import turns
-from companion.actions import Action, Choice, IntRange, OneOf, Permutation, Rejection
+from companion.actions import Action, Choice, IntRange, OneOf, Permutation, Rejection, is_whole_number
 from companion.events import Event
 from companion.messages import counted
 from companion.ledger import move_shares, pay_claims, pay_or_owe, settle_debt, transfer
@@ -31,8 +31,8 @@ from companion.turns import EndReason, finish
 DIE = IntRange(1, 6)
 """Every roll is one die value (C3)."""
 
-NUMBERS = OneOf(tuple(list(c) for n in (1, 2, 3) for c in itertools.combinations(range(1, 7), n)))
-"""The casino call: 1 to 3 different numbers, sorted (§7.3, T9)."""
+NUMBERS = OneOf(tuple(list(c) for n in (1, 2, 3) for c in itertools.combinations(range(1, 7), n)), any_order=True)
+"""The casino call: 1 to 3 different numbers, in any order (§7.3, T9)."""
 
 
 class Phase(StrEnum):
@@ -50,10 +50,6 @@ class Phase(StrEnum):
     """T9: the compulsory bet."""
     CASINO_ROLL = "casino_roll"
     """T9: the casino roll decides the bet."""
-
-
-def _is_int(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
 
 
 class _Ladder(NamedTuple):
@@ -143,11 +139,11 @@ class Rules(Ruleset):
         o = self.options
         problems = []
         for key in ("shares_per_company", "price_base", "price_step"):
-            if not _is_int(o[key]) or o[key] < 1:
+            if not is_whole_number(o[key]) or o[key] < 1:
                 problems.append(f"{key} must be a whole number of at least 1, not {o[key]!r}")
         if o["casino_unaffordable"] not in ("skip", "drop_out"):
             problems.append(f"casino_unaffordable must be \"skip\" or \"drop_out\", not {o['casino_unaffordable']!r}")
-        if o["timed_rounds"] is not None and (not _is_int(o["timed_rounds"]) or o["timed_rounds"] < 1):
+        if o["timed_rounds"] is not None and (not is_whole_number(o["timed_rounds"]) or o["timed_rounds"] < 1):
             problems.append(f"timed_rounds must be null or a whole number of at least 1, not {o['timed_rounds']!r}")
         if not isinstance(o["timed_clock"], bool):
             problems.append(f"timed_clock must be true or false, not {o['timed_clock']!r}")
@@ -654,7 +650,7 @@ class Rules(Ruleset):
 
     # -- casino (§7.3, T9) ---------------------------------------------------
     def _bet(self, state: State, action: Action) -> list[Event]:
-        p, stake, numbers = action["player"], action["stake"], list(action["numbers"])
+        p, stake, numbers = action["player"], action["stake"], sorted(action["numbers"])
         multiplier = self.multipliers[len(numbers)]
         transfer(state, p, BANK, stake)
         state.turn["bet"] = {"stake": stake, "numbers": numbers, "multiplier": multiplier}
@@ -755,7 +751,7 @@ class Rules(Ruleset):
             return None
         if kind == "set_order" and phase == Phase.ORDER:
             return Rejection("tozsde.bad_order", {"seats": list(range(len(state.players)))})
-        if not _is_int(p) or p != state.current or phase in (Phase.ORDER, Phase.DRAW, turns.Phase.OVER):
+        if not is_whole_number(p) or p != state.current or phase in (Phase.ORDER, Phase.DRAW, turns.Phase.OVER):
             if kind == "sell" and phase not in (Phase.ORDER, Phase.DRAW) and rejection_code == "not_allowed_now":
                 return Rejection("tozsde.sell_after_roll")
             return None
@@ -780,7 +776,7 @@ class Rules(Ruleset):
             c: Any = action.get("company")
             count: Any = action.get("count")
             held = player.holding(c) if isinstance(c, str) else 0
-            if _is_int(count) and count > held:
+            if is_whole_number(count) and count > held:
                 return Rejection("tozsde.not_enough_shares", {"player": player.name, "held": held, "company": c, "count": count})
             return None
         if kind == "bet":
@@ -791,7 +787,7 @@ class Rules(Ruleset):
             stake = action.get("stake")
             if action.get("numbers") not in NUMBERS:
                 return Rejection("tozsde.bad_numbers")
-            if _is_int(stake) and stake > player.cash and stake in IntRange(self.min_stake, self.max_stake, self.stake_step):
+            if is_whole_number(stake) and stake > player.cash and stake in IntRange(self.min_stake, self.max_stake, self.stake_step):
                 return Rejection("tozsde.stake_above_cash", {"stake": stake, "player": player.name, "cash": player.cash})
             return None
         if kind == "buy":
@@ -808,7 +804,7 @@ class Rules(Ruleset):
         count: Any = action.get("count")
         if turn["kind"] == "company" and c != turn["company"]:
             return Rejection("tozsde.buy_only_site", {"company": turn["company"]})
-        if c not in state.bank_shares or not _is_int(count) or count < 1:
+        if c not in state.bank_shares or not is_whole_number(count) or count < 1:
             return None
         bought = turn["bought"]
         if turn["kind"] == "change":
