@@ -18,6 +18,7 @@ False
 
 from __future__ import annotations
 
+import json
 import random
 from collections import Counter
 from collections.abc import Iterator, Mapping
@@ -300,7 +301,40 @@ def diagnose(choices: list[Choice], action: Mapping[str, Any], player_names: lis
     choice = targeted[0]
     for name, spec in choice.params.items():
         if action[name] not in spec:
-            return Rejection(
-                "out_of_range", {"type": kind, "field": name, "value": action[name], "limits": spec.to_json()}
-            )
+            return out_of_range(kind, name, action[name], spec)
     return Rejection("not_allowed_now", {"type": kind})
+
+
+def out_of_range(kind: str, name: str, value: Any, spec: ParamSpec) -> Rejection:
+    """The refusal of a value outside its limits, said as a person would (C6).
+
+    >>> str(out_of_range("bet", "stake", 1100, IntRange(500, 1000, 100)))
+    "The stake of 'bet' must be from 500 to 1000 in steps of 100, not 1100."
+    >>> out_of_range("bet", "stake", 1100, IntRange(500, 1000, 100)).message("de")
+    "stake von 'bet' muss zwischen 500 und 1000 in Schritten von 100 liegen, nicht 1100."
+    """
+    params: dict[str, Any] = {"type": kind, "field": name, "value": value, "shown": shown(value), "limits": spec.to_json()}
+    if isinstance(spec, IntRange):
+        params.update(variant="step" if spec.step != 1 else "range", min=spec.lo, max=spec.hi, step=spec.step)
+    elif isinstance(spec, OneOf):
+        params.update(variant="one_of", options=_listed(spec.options))
+    else:
+        params.update(variant="permutation", options=_listed(spec.items))
+    return Rejection("out_of_range", params)
+
+
+def shown(value: Any) -> str:
+    """A value as JSON, cut short: a refusal is one line.
+
+    >>> shown([1, 2.0, True]), len(shown("x" * 100))
+    ('[1, 2.0, true]', 60)
+    """
+    try:
+        text = json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError, RecursionError):
+        text = repr(value)
+    return text if len(text) <= 60 else text[:59] + "…"
+
+
+def _listed(values: tuple[Any, ...], most: int = 12) -> str:
+    return ", ".join(shown(v) for v in values[:most]) + (", …" if len(values) > most else "")

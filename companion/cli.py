@@ -2,7 +2,8 @@
 
 Every subcommand goes through :class:`companion.table.Table`, like the
 screen and the hardware do. Problems are reported in one line on stderr
-with exit status 2; never a traceback.
+with exit status 2; never a traceback. Output cut short by a closed pipe
+(``state --json | head``) ends quietly.
 """
 
 from __future__ import annotations
@@ -10,49 +11,140 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import random
 import sys
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, NoReturn, Sequence
 
-from companion import bots, registry
+from companion import bots, console, registry
 from companion.actions import Rejection
 from companion.game import Game
 from companion.journal import Journal, JournalError, default_path
 from companion.messages import LANGUAGES
 from companion.ruleset import SetupError
-from companion.table import Table
+from companion.table import Outcome, Table
+from companion.text import decode_line, legal_line, parse_json, render_state, utf8
+
+BROKEN_PIPE = 141
+"""The status of a command whose reader went away (128 + SIGPIPE), as for other tools in a pipe."""
+
+LARGEST_ID = 2**63 - 1
+"""The largest game number SQLite can hold."""
+
+PATH_ARGUMENTS = ("db", "file", "script", "out", "board")
+JSON_HELP = "print one JSON line per action: accepted, the reason code of a refusal, the events"
+"""Arguments naming files: any bytes the system allows; every other argument must be UTF-8 text."""
 
 
 class UsageError(Exception):
     """A problem with what was asked on the command line."""
 
 
+class _Parser(argparse.ArgumentParser):
+    """An argument parser that reports a mistake in one line, like every other problem."""
+
+    def error(self, message: str) -> NoReturn:
+        raise UsageError(f"{message} (see {self.prog} --help)")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    try:
+        return _main(argv)
+    except BrokenPipeError:
+        # Whoever read the output has gone; write nothing more, not even at exit.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return BROKEN_PIPE
+
+
+def _main(argv: Sequence[str] | None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    try:
+        args = parser.parse_args(argv)
+    except UsageError as error:
+        return _fail(str(error))
     if not hasattr(args, "run"):
         parser.print_help()
         return 0
+    language = args.lang
     try:
+        _check_text(args)
         return int(args.run(args) or 0)
-    except (UsageError, JournalError, SetupError, Rejection) as error:
-        print(f"companion: {error}", file=sys.stderr)
-        return 2
+    except (Rejection, SetupError) as error:
+        return _fail(error.message(language))
+    except (UsageError, JournalError) as error:
+        return _fail(str(error))
+    except BrokenPipeError:
+        raise  # not a problem to report: see main
     except OSError as error:
-        print(f"companion: {error.strerror or error}: {error.filename or ''}".rstrip(": "), file=sys.stderr)
-        return 2
+        return _fail(f"{error.strerror or error}: {error.filename or ''}".rstrip(": "))
     except KeyboardInterrupt:
         return 130
+    except (RecursionError, MemoryError) as error:
+        return _fail(f"the input is too large to handle ({type(error).__name__})")
+
+
+def _fail(message: str) -> int:
+    print(f"companion: {one_line(message)}", file=sys.stderr)
+    return 2
+
+
+def one_line(message: str) -> str:
+    """A message on one line: a list of problems is joined with semicolons.
+
+    >>> one_line("the board has problems:\\n- field 3: bad\\n- field 4: worse")
+    'the board has problems: field 3: bad; field 4: worse'
+    """
+    head, *rest = [line.strip() for line in message.splitlines() if line.strip()] or [""]
+    if not rest:
+        return head
+    return head + " " + "; ".join(line.removeprefix("- ") for line in rest)
+
+
+def _check_text(args: argparse.Namespace) -> None:
+    """Refuse arguments that are not UTF-8 text (names, options, actions) before they reach the journal."""
+    for key, value in vars(args).items():
+        if key in PATH_ARGUMENTS:
+            continue
+        for item in value if isinstance(value, list) else [value]:
+            if isinstance(item, str):
+                utf8(item, f"--{key.replace('_', '-')}")
+
+
+def _game_number(text: str) -> int:
+    """A game number for ``--game``: a whole number SQLite can hold."""
+    try:
+        number = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"game number must be a whole number, not {text[:20]!r}") from None
+    if not 1 <= number <= LARGEST_ID:
+        raise argparse.ArgumentTypeError(f"game number must be from 1 to {LARGEST_ID}, not {text[:20]}")
+    return number
+
+
+def _bounded(lo: int, hi: int) -> Any:
+    """An argument type: a whole number from ``lo`` to ``hi``."""
+
+    def convert(text: str) -> int:
+        try:
+            number = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"must be a whole number, not {text[:20]!r}") from None
+        if not lo <= number <= hi:
+            raise argparse.ArgumentTypeError(f"must be from {lo} to {hi}, not {text[:20]}")
+        return number
+
+    return convert
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="companion",
         description="Banker and stock exchange for stock-exchange board games.",
         epilog=f"Games are kept in {default_path()} (set COMPANION_DB or --db to change it).",
     )
     parser.add_argument("--db", help="journal file (default: $COMPANION_DB or the user data directory)")
-    parser.add_argument("--game", type=int, help="game number (default: the game played last)")
+    parser.add_argument("--game", type=_game_number, help="game number (default: the game played last)")
     parser.add_argument("--lang", choices=LANGUAGES, default=os.environ.get("COMPANION_LANG", "en"), help="language")
     sub = parser.add_subparsers(title="commands", metavar="COMMAND")
 
@@ -60,7 +152,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--ruleset", required=True, help=f"one of: {', '.join(sorted(registry.available()))}")
     p.add_argument("--players", nargs="+", required=True, metavar="NAME", help="names in seating order, clockwise")
     p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="a ruleset option (JSON value)")
-    p.add_argument("--first-player", type=int, metavar="SEAT", help="seat (1-based) that starts, where the rules say who")
+    p.add_argument("--first-player", type=_bounded(0, 99), metavar="SEAT", help=(
+        "seat that starts, where the rules say who: 0 is the first name of --players, as in actions"))
     p.add_argument("--board", type=Path, metavar="FILE", help="the group's own board or track (JSON)")
     p.add_argument("--name", help="a name for the saved game")
     p.add_argument("--no-deal", action="store_true", help=(
@@ -77,14 +170,22 @@ def build_parser() -> argparse.ArgumentParser:
         "Apply one JSON action per line ('-' reads stdin; blank lines and lines starting with # are skipped). "
         "The first refused action stops the script with exit status 2; everything before it is kept."))
     p.add_argument("--script", required=True, help="FILE.jsonl or -")
+    p.add_argument("--json", action="store_true", help=JSON_HELP)
     p.set_defaults(run=cmd_play)
 
     p = sub.add_parser("act", help="apply one action given as JSON")
     p.add_argument("action", help='e.g. \'{"type": "end_turn", "player": 0}\'')
+    p.add_argument("--json", action="store_true", help=JSON_HELP)
     p.set_defaults(run=cmd_act)
 
+    p = sub.add_parser("deal", help="let the app make the action of chance due now", description=(
+        "Make the action of chance the rules ask for now with a secure random source, as the console's '?' does: "
+        "the Tőzsde company draw, the Börse shuffle of a virtual deck."))
+    p.add_argument("--json", action="store_true", help=JSON_HELP)
+    p.set_defaults(run=cmd_deal)
+
     p = sub.add_parser("roll", help="roll the die for whoever is to roll now")
-    p.add_argument("value", nargs="?", type=int, help="the number on the real die (default: the app's own die)")
+    p.add_argument("value", nargs="?", type=_bounded(-99, 99), help="the number on the real die (default: the app's own die)")
     p.set_defaults(run=cmd_roll)
 
     p = sub.add_parser("state", help="show the state of the game", description="Show the state; --json prints the documented schema (docs/state.md).")
@@ -112,9 +213,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(run=cmd_import)
 
     p = sub.add_parser("simulate", help="bots play games among the legal actions; prints statistics")
-    p.add_argument("--games", type=int, default=100)
-    p.add_argument("--players", type=int, default=4)
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--games", type=_bounded(1, 1_000_000), default=100)
+    p.add_argument("--players", type=_bounded(1, 99), default=4)
+    p.add_argument("--seed", type=_bounded(0, LARGEST_ID), default=0)
     p.add_argument("--ruleset", required=True, help=f"one of: {', '.join(sorted(registry.available()))}")
     p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE")
     p.set_defaults(run=cmd_simulate)
@@ -136,42 +237,61 @@ def _open(args: argparse.Namespace) -> Table:
 
 
 def _options(pairs: list[str]) -> dict[str, Any]:
+    """``KEY=VALUE`` pairs; a value that is not JSON is taken as a string (``start_pass=continue``)."""
     options: dict[str, Any] = {}
     for pair in pairs:
         key, sep, raw = pair.partition("=")
         if not sep or not key:
             raise UsageError(f"option {pair!r} is not KEY=VALUE")
         try:
-            options[key] = json.loads(raw)
-        except json.JSONDecodeError:
+            options[key] = parse_json(raw, f"--option {key}")
+        except Rejection as error:
+            if error.code != "input.not_json":
+                raise
             options[key] = raw
     return options
 
 
 def _read_json(path: Path | str) -> Any:
+    """The JSON in a file (``-``: standard input)."""
     try:
         text = sys.stdin.read() if str(path) == "-" else Path(path).read_text(encoding="utf-8")
-        return json.loads(text)
-    except json.JSONDecodeError as error:
-        raise UsageError(f"{path} is not valid JSON: {error.msg} at line {error.lineno}, column {error.colno}") from None
     except UnicodeDecodeError:
         raise UsageError(f"{path} is not a UTF-8 text file") from None
+    return parse_json(text, str(path))
 
 
-def _report(outcome: Any, lang: str) -> int:
-    if outcome.accepted:
+def _report(outcome: Outcome, lang: str, as_json: bool = False) -> int:
+    """Print an outcome (text, or one JSON line); a refusal also says why on stderr (C6)."""
+    if as_json:
+        print(outcome_json(outcome, lang))
+    elif outcome.accepted:
         text = outcome.message(lang)
         if text:
             print(text)
+    if outcome.accepted:
         return 0
-    print(f"companion: refused: {outcome.rejection.code}: {outcome.message(lang)}", file=sys.stderr)
+    assert outcome.rejection is not None
+    print(f"companion: refused: {outcome.rejection.code}: {one_line(outcome.message(lang))}", file=sys.stderr)
     return 2
+
+
+def outcome_json(outcome: Outcome, lang: str, **extra: Any) -> str:
+    """One line of JSON for an applied or refused action (``play --json``, ``act --json``)."""
+    rejection = outcome.rejection
+    record = {
+        **extra,
+        "accepted": outcome.accepted,
+        "action": outcome.action,
+        "code": None if rejection is None else rejection.code,
+        "message": outcome.message(lang),
+        "events": [{"key": e.key, "params": e.params, "text": e.text(lang)} for e in outcome.events],
+    }
+    return json.dumps(record, ensure_ascii=False)
 
 
 # -- commands ------------------------------------------------------------------
 def cmd_table(args: argparse.Namespace) -> int:
-    from companion import console
-
     table = None
     if not args.new:
         with Journal.open(args.db or default_path()) as journal:
@@ -189,7 +309,7 @@ def cmd_new(args: argparse.Namespace) -> int:
     rules_class = registry.ruleset_class(args.ruleset)
     setup: dict[str, Any] = {"ruleset": args.ruleset, "players": args.players, "options": _options(args.option)}
     if args.first_player is not None:
-        setup["first_player"] = args.first_player - 1
+        setup["first_player"] = args.first_player
     if args.board is not None:
         setup[getattr(rules_class, "board_key", "board")] = _read_json(args.board)
     table = Table.new(setup, args.db, args.name)
@@ -197,51 +317,65 @@ def cmd_new(args: argparse.Namespace) -> int:
     dealt = None if args.no_deal else table.deal_chance()
     if dealt is not None:
         _report(dealt, args.lang)
-    _print_next(table)
+    print(legal_line(table.legal_actions()))
     table.close()
     return 0
 
 
+def _script_lines(path: str) -> Any:
+    """The raw lines of a script file (``-``: standard input), as bytes."""
+    if path == "-":
+        yield from sys.stdin.buffer
+        return
+    with open(path, "rb") as stream:
+        yield from stream
+
+
 def cmd_play(args: argparse.Namespace) -> int:
     table = _open(args)
-    stream = sys.stdin if args.script == "-" else open(args.script, encoding="utf-8")
     applied = 0
     try:
-        for number, line in enumerate(stream, 1):
-            line = line.strip()
-            if not line or line.startswith("#"):
-                continue
+        for number, raw in enumerate(_script_lines(args.script), 1):
             try:
-                action = json.loads(line)
-            except json.JSONDecodeError as error:
-                print(f"companion: line {number}: not JSON ({error.msg}); {applied} action(s) applied before it", file=sys.stderr)
-                return 2
+                line = decode_line(raw, f"line {number}").strip()
+                if not line or line.startswith("#"):
+                    continue
+                action = parse_json(line, f"line {number}")
+            except Rejection as error:
+                return _fail(f"{error.message(args.lang).rstrip('.')}; {applied} action(s) applied before it")
             outcome = table.submit(action, source="script")
+            if args.json:
+                print(outcome_json(outcome, args.lang, line=number))
             if not outcome.accepted:
-                rejection = outcome.rejection
-                print(
-                    f"companion: line {number} refused: {rejection.code}: {rejection.message(args.lang)}; "
-                    f"{applied} action(s) applied before it",
-                    file=sys.stderr,
+                assert outcome.rejection is not None
+                return _fail(
+                    f"line {number} refused: {outcome.rejection.code}: {outcome.message(args.lang)}; "
+                    f"{applied} action(s) applied before it"
                 )
-                return 2
             applied += 1
-        print(f"{applied} action(s) applied")
+        if not args.json:
+            print(f"{applied} action(s) applied")
         return 0
     finally:
-        if stream is not sys.stdin:
-            stream.close()
         table.close()
 
 
 def cmd_act(args: argparse.Namespace) -> int:
-    try:
-        action = json.loads(args.action)
-    except json.JSONDecodeError as error:
-        raise UsageError(f"the action is not JSON: {error.msg}") from None
+    action = parse_json(args.action, "the action")
     table = _open(args)
     try:
-        return _report(table.submit(action, source="cli"), args.lang)
+        return _report(table.submit(action, source="cli"), args.lang, args.json)
+    finally:
+        table.close()
+
+
+def cmd_deal(args: argparse.Namespace) -> int:
+    table = _open(args)
+    try:
+        action = table.game.rules.chance_action(table.state, random.SystemRandom())
+        if action is None:
+            return _report(Outcome(False, rejection=Rejection("nothing_to_deal"), source="app"), args.lang, args.json)
+        return _report(table.submit(action, source="app"), args.lang, args.json)
     finally:
         table.close()
 
@@ -280,52 +414,11 @@ def cmd_state(args: argparse.Namespace) -> int:
             print(json.dumps(view, ensure_ascii=False, indent=2))
         else:
             print(render_state(view))
+            if not view["finished"]:
+                print(legal_line(table.legal_actions()))
         return 0
     finally:
         table.close()
-
-
-def render_state(view: dict[str, Any]) -> str:
-    """A short plain-text summary of a state view."""
-    cur = view["currency"]
-    lines = [f"game {view.get('game')} · {view['ruleset']} · round {view['turn']['round']} · phase {view['turn']['phase']}"]
-    for p in view["players"]:
-        marker = "→" if p["seat"] == view["turn"]["player"] else " "
-        shares = ", ".join(f"{c}×{n}" for c, n in sorted(p["shares"].items())) or "no shares"
-        credit = f", credit {p['credit']}" if p["credit"] else ""
-        lines.append(
-            f"{marker} {p['seat'] + 1}. {p['name']}: {p['cash']} {cur} cash, {shares}{credit}, "
-            f"fortune {p['fortune']}{' (out)' if p['status'] == 'out' else ''}"
-        )
-    if view["debt"]:
-        lines.append(f"waiting payment: {view['debt']['total']} {cur} ({view['debt']['reason']})")
-    if view["finished"]:
-        ranking = "; ".join(
-            " = ".join(view["players"][s]["name"] for s in group) for group in view["ranking"] or []
-        )
-        lines.append(f"game over ({view['end_reason']}): {ranking}")
-    else:
-        lines.append("legal now: " + "; ".join(_describe_choice(c) for c in view.get("legal_actions", [])))
-    return "\n".join(lines)
-
-
-def _describe_choice(choice: dict[str, Any]) -> str:
-    parts = [choice["type"]]
-    parts += [f"{k}={v}" for k, v in choice.items() if k not in ("type", "limits", "info")]
-    for name, spec in choice.get("limits", {}).items():
-        if "one_of" in spec:
-            values = spec["one_of"]
-            parts.append(f"{name}∈{values if len(values) <= 8 else str(values[:8])[:-1] + ', …]'}")
-        elif "permutation_of" in spec:
-            parts.append(f"{name}=an ordering of {spec['permutation_of']}")
-        else:
-            parts.append(f"{name}={spec['min']}..{spec['max']}" + (f" step {spec['step']}" if spec["step"] != 1 else ""))
-    return " ".join(parts)
-
-
-def _print_next(table: Table) -> None:
-    view = table.game.view()
-    print("legal now: " + "; ".join(_describe_choice(c) for c in view["legal_actions"]))
 
 
 def cmd_log(args: argparse.Namespace) -> int:
@@ -387,8 +480,6 @@ def cmd_import(args: argparse.Namespace) -> int:
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
-    if args.games < 1 or args.players < 1:
-        raise UsageError("--games and --players must be positive")
     stats = bots.simulate(args.ruleset, args.players, args.games, args.seed, _options(args.option))
     print(f"{args.ruleset}, {args.players} players, seed {args.seed}")
     print(stats.report())

@@ -21,35 +21,18 @@ import json
 import random
 from typing import Any, TextIO
 
-from companion.actions import Choice, IntRange, OneOf, Permutation
-from companion.cli import render_state
+from companion.actions import Choice, IntRange, OneOf, ParamSpec, Permutation, Rejection
 from companion.ruleset import SetupError
 from companion.table import Outcome, Table
+from companion.text import describe, parse_json, render_state, typed_number
+
+__all__ = ["describe", "run", "start"]
 
 HELP = "number: choose (? for a value lets the app draw it) · d: roll the app's die · u: undo · r: redo · l: log · JSON: an action · q: quit"
 
 
 class _Quit(Exception):
     pass
-
-
-def describe(choice: Choice) -> str:
-    """One line for a legal choice.
-
-    >>> describe(Choice("buy", 0, {"company": "7"}, {"count": IntRange(1, 2)}, {"prices": [1000, 1100]}))
-    'buy company=7 count 1–2 (prices [1000, 1100])'
-    """
-    parts = [choice.type, *(f"{k}={v}" for k, v in choice.fixed.items())]
-    for name, spec in choice.params.items():
-        if isinstance(spec, IntRange):
-            parts.append(f"{name} {spec.lo}–{spec.hi}" + (f" step {spec.step}" if spec.step != 1 else ""))
-        elif isinstance(spec, OneOf):
-            parts.append(f"{name} of {len(spec.options)}")
-        else:
-            parts.append(f"{name}: an ordering")
-    if choice.info.get("prices"):
-        parts.append(f"(prices {choice.info['prices']})")
-    return " ".join(parts)
 
 
 def _ask(prompt: str, stdin: TextIO, stdout: TextIO) -> str:
@@ -87,17 +70,24 @@ def _fill(choice: Choice, stdin: TextIO, stdout: TextIO) -> dict[str, Any] | Non
     return action
 
 
-def _parse(answer: str, spec: Any) -> Any:
+def _typed(word: str) -> int | str:
+    """A typed word as a number where it is one, else as it is."""
+    number = typed_number(word)
+    return word if number is None else number
+
+
+def _parse(answer: str, spec: ParamSpec) -> Any:
+    """The value the banker typed for one parameter; anything unreadable goes on as text and is refused (C6)."""
     if isinstance(spec, Permutation):
         kinds = {type(i) for i in spec.items}
-        return [int(x) if kinds == {int} and x.lstrip("-").isdigit() else x for x in answer.split()]
+        return [_typed(x) if kinds == {int} else x for x in answer.split()]
     if isinstance(spec, OneOf) and all(isinstance(o, list) for o in spec.options):
-        return sorted(int(x) for x in answer.replace(",", " ").split() if x.isdigit())
+        return [_typed(x) for x in answer.replace(",", " ").split()]
     try:
-        value = json.loads(answer)
-    except json.JSONDecodeError:
+        value = parse_json(answer, "the answer")
+    except Rejection:
         return answer
-    return value if value in spec else answer
+    return answer if value not in spec and answer in spec else value  # 7 typed for company "7"
 
 
 def _show(outcome: Outcome, stdout: TextIO, language: str) -> None:
@@ -139,7 +129,7 @@ def run(table: Table, stdin: TextIO, stdout: TextIO, language: str = "en") -> in
             table.refresh("console")  # another screen or a script may have moved the game on
             view = table.game.view(with_legal=False)
             view["game"] = table.game_id
-            stdout.write("\n" + render_state(view).rsplit("\nlegal now:", 1)[0] + "\n")
+            stdout.write("\n" + render_state(view) + "\n")
             choices = table.legal_actions()
             for number, choice in enumerate(choices, 1):
                 stdout.write(f"  {number:2}) {describe(choice)}\n")
@@ -157,13 +147,13 @@ def run(table: Table, stdin: TextIO, stdout: TextIO, language: str = "en") -> in
                     stdout.write("  " + json.dumps(entry, ensure_ascii=False) + "\n")
             elif answer.startswith("{"):
                 try:
-                    action = json.loads(answer)
-                except json.JSONDecodeError as error:
-                    stdout.write(f"refused: not JSON ({error.msg})\n")
+                    action = parse_json(answer, "the action")
+                except Rejection as rejection:
+                    stdout.write(f"refused: {rejection.message(language)}\n")
                     continue
                 _show(table.submit(action, "console"), stdout, language)
-            elif answer.isdigit() and 1 <= int(answer) <= len(choices):
-                action = _fill(choices[int(answer) - 1], stdin, stdout)
+            elif (picked := typed_number(answer)) is not None and 1 <= picked <= len(choices):
+                action = _fill(choices[picked - 1], stdin, stdout)
                 if action is not None:
                     _show(table.submit(action, "console"), stdout, language)
             elif answer:

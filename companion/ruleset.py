@@ -13,11 +13,11 @@ import json
 import random
 from abc import ABC, abstractmethod
 from importlib import resources
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Mapping
 
-from companion.actions import Action, Choice, Rejection
+from companion.actions import Action, Choice, Rejection, is_whole_number, shown
 from companion.events import Event
-from companion.messages import register
+from companion.messages import register, render
 from companion.state import State
 
 
@@ -26,7 +26,25 @@ _data_files: dict[tuple[str, str], Any] = {}
 
 
 class SetupError(ValueError):
-    """A setup (players, options, board) that cannot start a game; the message names the problem."""
+    """A setup (players, options, board) that cannot start a game; the message names the problem.
+
+    One made by :meth:`said` is a catalogue message and so speaks every language.
+
+    >>> SetupError.said("option.range", {"option": "x", "min": 1, "max": 9, "shown": "10"}).message("de")
+    'Die Option x muss eine ganze Zahl von 1 bis 9 sein, nicht 10.'
+    """
+
+    def __init__(self, text: str, code: str | None = None, params: Mapping[str, Any] | None = None) -> None:
+        super().__init__(text)
+        self.code = code
+        self.params = dict(params or {})
+
+    @classmethod
+    def said(cls, code: str, params: Mapping[str, Any]) -> SetupError:
+        return cls(render(code, params), code, params)
+
+    def message(self, language: str = "en") -> str:
+        return str(self) if self.code is None else render(self.code, self.params, language)
 
 
 class Ruleset(ABC):
@@ -48,6 +66,7 @@ class Ruleset(ABC):
         if unknown:
             raise SetupError(f"unknown option(s) for {self.name}: {', '.join(unknown)}; known: {', '.join(sorted(defaults))}")
         self.options: dict[str, Any] = {**defaults, **options}
+        self._check_option_bounds()
         self.setup = setup
         players = setup.get("players")
         if not isinstance(players, list) or not all(isinstance(p, str) and p.strip() for p in players):
@@ -56,6 +75,19 @@ class Ruleset(ABC):
             raise SetupError("player names must differ")
         if not self.min_players <= len(players) <= self.max_players:
             raise SetupError(f"{self.name} is played by {self.min_players} to {self.max_players} players, not {len(players)}")
+
+    def _check_option_bounds(self) -> None:
+        """Every numeric option within the bounds of ``option_bounds`` in ``ruleset.json``.
+
+        ``{"key": {"min": 1, "max": 12}}``; with ``"null": true`` the option may also be null.
+        """
+        for key, bounds in self.data.get("option_bounds", {}).items():
+            value, nullable = self.options[key], bool(bounds.get("null"))
+            if nullable and value is None:
+                continue
+            if not (is_whole_number(value) and bounds["min"] <= value <= bounds["max"]):
+                params = {"option": key, "min": bounds["min"], "max": bounds["max"], "shown": shown(value)}
+                raise SetupError.said("option.range_or_null" if nullable else "option.range", params)
 
     @classmethod
     def read_json(cls, filename: str) -> Any:
@@ -112,6 +144,22 @@ class Ruleset(ABC):
         The app makes it with a secure random source when the table has no
         physical cards; it then enters the log like any action (C2).
         """
+        return None
+
+    chance_types: ClassVar[tuple[str, ...]] = ()
+    """Types of action that chance decides and a legal choice can sample (a card from a face-down pile)."""
+
+    def chance_action(self, state: State, rng: random.Random) -> Action | None:
+        """The action of chance due now, made with ``rng`` (``companion deal``, the console's ``?``), or None.
+
+        That is :meth:`random_setup_action`, else a sample of the legal choice of a :attr:`chance_types` type.
+        """
+        action = self.random_setup_action(state, rng)
+        if action is not None:
+            return action
+        for choice in self.legal_actions(state):
+            if choice.type in self.chance_types:
+                return choice.sample(rng)
         return None
 
     def bot_weights(self, state: State, choice: Choice) -> float:

@@ -37,8 +37,8 @@ def test_refusals_undo_and_bad_input_are_told_not_raised(tmp_path):
     assert "cannot start: tozsde is played by 2 to 6 players, not 1" in text
     console.run(table, io.StringIO('1\n9\n{"type": "roll"\n1\n3\nu\nu\nr\nzzz\n'), out)
     text = out.getvalue()
-    assert "refused: The value of 'roll' must be within" in text  # C3, C6
-    assert "refused: not JSON" in text
+    assert "refused: The value of 'roll' must be from 1 to 6, not 9." in text  # C3, C6
+    assert "refused: the action is not JSON" in text
     assert "refused: There is nothing to undo." in text  # C4: back to the start, no further
     assert "Traceback" not in text
     reopened = Table.open(path)

@@ -390,13 +390,37 @@ def test_messages_in_three_languages(language, text):
 def test_every_core_message_exists_in_english_and_renders_everywhere():
     params = {
         "action": "x", "type": "roll", "player": "Anna", "missing": [], "unexpected": [], "field": "value",
-        "limits": {}, "value": 9, "error": "disk full", "reason": "rounds", "round": 3, "winner": "Anna",
+        "limits": {}, "value": 9, "shown": "9", "error": "disk full", "reason": "rounds", "round": 3, "winner": "Anna",
     }
     for key in CORE_MESSAGES:
         assert key in messages.CATALOGUE["en"]
         for language in messages.LANGUAGES:
             text = render(key, params, language)
             assert text and not PLACEHOLDER.search(text), (key, language, text)
+
+
+INPUT_MESSAGES = (
+    "out_of_range.range", "out_of_range.step", "out_of_range.one_of", "out_of_range.permutation",
+    "input.not_json", "input.too_deep", "input.number_too_long", "input.not_utf8",
+    "option.range", "option.range_or_null", "nothing_to_deal",
+)
+
+
+@pytest.mark.parametrize("language", messages.LANGUAGES)
+def test_refusals_of_input_are_sentences_in_every_language(language):
+    # C6: a refusal says what is wrong in the banker's language, never a Python dict
+    params = {
+        "type": "bet", "field": "stake", "shown": "1100", "min": 500, "max": 1000, "step": 100, "options": "1, 2",
+        "what": "act", "problem": "Expecting value", "line": 1, "column": 2, "limit": 64, "option": "price_step",
+    }
+    for key in INPUT_MESSAGES:
+        assert key in messages.CATALOGUE[language], (key, language)
+        text = render(key, params, language)
+        assert not PLACEHOLDER.search(text) and "{" not in text and text.endswith("."), (key, language, text)
+    refusal = diagnose([Choice("bet", 0, params={"stake": IntRange(500, 1000, 100)})],
+                       {"type": "bet", "player": 0, "stake": 1100}, NAMES)
+    text = refusal.message(language)
+    assert "500" in text and "1000" in text and "100" in text and "1100" in text and "{" not in text
 
 
 def test_message_fallbacks():

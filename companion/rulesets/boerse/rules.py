@@ -173,9 +173,7 @@ class Rules(Ruleset):
     def _option_problems(self) -> list[str]:
         o = self.options
         problems = []
-        rate = o["interest_percent"]
-        if not (is_whole_number(rate) and 0 <= rate < 100):
-            problems.append(f"interest_percent must be a whole number from 0 to 99, not {rate!r}")
+        # interest_percent is checked against option_bounds in ruleset.json (B5)
         for key in ("start_pass", "final_share_value", "deck"):
             allowed = self.data["option_values"][key]
             if o[key] not in allowed:

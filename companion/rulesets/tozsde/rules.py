@@ -73,6 +73,9 @@ class Rules(Ruleset):
     min_players = 2
     max_players = 6
 
+    chance_types = ("draw",)
+    """The company draw (§6, T2) may be made by the app instead of the real cards."""
+
     _default_layout: board_layout.Layout | None = None
     _ladders: ClassVar[dict[tuple[int, int, int], _Ladder]] = {}
     """By shares per company, base price and step."""
@@ -137,14 +140,9 @@ class Rules(Ruleset):
 
     def _check_options(self) -> None:
         o = self.options
-        problems = []
-        for key in ("shares_per_company", "price_base", "price_step"):
-            if not is_whole_number(o[key]) or o[key] < 1:
-                problems.append(f"{key} must be a whole number of at least 1, not {o[key]!r}")
+        problems = []  # the numbers are checked against option_bounds in ruleset.json
         if o["casino_unaffordable"] not in ("skip", "drop_out"):
             problems.append(f"casino_unaffordable must be \"skip\" or \"drop_out\", not {o['casino_unaffordable']!r}")
-        if o["timed_rounds"] is not None and (not is_whole_number(o["timed_rounds"]) or o["timed_rounds"] < 1):
-            problems.append(f"timed_rounds must be null or a whole number of at least 1, not {o['timed_rounds']!r}")
         if not isinstance(o["timed_clock"], bool):
             problems.append(f"timed_clock must be true or false, not {o['timed_clock']!r}")
         if problems:
@@ -352,12 +350,7 @@ class Rules(Ruleset):
             k = bank[c]
             if limit <= 0 or k <= 0:
                 continue
-            n, cost = 0, 0
-            for price in self._buy_ladders[k][:limit]:
-                if cost + price > cash:
-                    break
-                cost += price
-                n += 1
+            n = self._most_to_buy(k, limit, cash)
             if n:
                 key = ("buy", p, c, n, k)
                 choice = self._choices.get(key)
@@ -365,6 +358,27 @@ class Rules(Ruleset):
                     choice = self._choices[key] = self._buy_choice(p, c, n, k)
                 out.append(choice)
         return out
+
+    def _most_to_buy(self, at_exchange: int, limit: int, cash: int) -> int:
+        """How many shares, up to ``limit``, the cash pays for one after another (§4, T3)."""
+        n, cost = 0, 0
+        for price in self._buy_ladders[at_exchange][:limit]:
+            if cost + price > cash:
+                break
+            cost += price
+            n += 1
+        return n
+
+    def _may_buy_event(self, state: State, p: int, c: str) -> Event:
+        """What the player may buy on a company site, as it is: the exchange's stock and the cash count (§7.1)."""
+        k = state.bank_shares[c]
+        params: dict[str, Any] = {"player": state.players[p].name, "company": c, "limit": 0}
+        if k == 0:
+            return Event("tozsde.may_buy_site", {**params, "variant": "none_left"})
+        n = self._most_to_buy(k, self.site_limit, state.players[p].cash)
+        if n == 0:
+            return Event("tozsde.may_buy_site", {**params, "variant": "no_cash"})
+        return Event(counted("tozsde.may_buy_site", n), {**params, "limit": n})
 
     # ------------------------------------------------------------------
     # applying
@@ -499,7 +513,7 @@ class Rules(Ruleset):
             else:
                 self._charge(state, p, claims, "rent", events, {"company": c, "counts": counts})
             if state.players[p].active and state.current == p:
-                events.append(Event("tozsde.may_buy_site", {"player": name, "limit": self.site_limit, "company": c}))
+                events.append(self._may_buy_event(state, p, c))
         elif kind == "resort":
             self._charge(state, p, [[BANK, self.resort_fee]], "resort", events, {})
         elif kind == "casino":
@@ -829,6 +843,11 @@ class Rules(Ruleset):
     # ------------------------------------------------------------------
     # for the screen and `companion state --json`
     # ------------------------------------------------------------------
+    def _neighbours(self, field: int) -> dict[str, int | None]:
+        """The field one step away for each die number (None: off the board, the figure stays; T15)."""
+        step = self.layout.step[field]
+        return {die: step[int(die)] for die in self.board["directions"]}
+
     def public_view(self, state: State) -> dict[str, Any]:
         board = self.board
         view: dict[str, Any] = {
@@ -838,7 +857,7 @@ class Rules(Ruleset):
                 "note": board.get("note"),
                 # Copies: the layout behind them is shared by every game on this board.
                 "directions": {n: list(d) for n, d in board["directions"].items()},
-                "fields": [dict(f) for f in board["fields"]],
+                "fields": [{**f, "neighbours": self._neighbours(f["id"])} for f in board["fields"]],
             },
             "house_defaults": ["board"] if board.get("house_default") else [],
         }

@@ -1,0 +1,140 @@
+"""Text in and out for people and scripts: JSON read with a one-sentence refusal, numbers typed, the state in words.
+
+Shared by the ``companion`` command and the text console, so neither needs the other.
+
+>>> parse_json('{"type": "end_turn"}', "act")
+{'type': 'end_turn'}
+>>> parse_json("[" * 100 + "]" * 100, "act")
+Traceback (most recent call last):
+...
+companion.actions.Rejection: act nests deeper than 64 levels; no game needs that.
+>>> typed_number("12"), typed_number("²"), typed_number("9" * 5000)
+(12, None, None)
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any
+
+from companion.actions import Choice, IntRange, OneOf, Rejection
+
+MAX_DEPTH = 64
+"""No action, board or exported game nests deeper than this."""
+
+MAX_DIGITS = 18
+"""A typed number longer than this is no seat, count or amount of any game."""
+
+
+def parse_json(text: str, what: str) -> Any:
+    """The JSON value of ``text``; a :class:`Rejection` in one sentence when it cannot be read.
+
+    ``what`` names the input in the message (a file, an option, ``act``).
+    """
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise Rejection(
+            "input.not_json", {"what": what, "problem": error.msg, "line": error.lineno, "column": error.colno}
+        ) from None
+    except RecursionError:
+        raise Rejection("input.too_deep", {"what": what, "limit": MAX_DEPTH}) from None
+    except ValueError:  # Python's limit on the digits of an integer
+        raise Rejection("input.number_too_long", {"what": what, "limit": sys.get_int_max_str_digits()}) from None
+    if _depth(value) > MAX_DEPTH:
+        raise Rejection("input.too_deep", {"what": what, "limit": MAX_DEPTH})
+    return value
+
+
+def _depth(value: Any) -> int:
+    """How deeply lists and objects nest in a JSON value (without recursion)."""
+    deepest, stack = 0, [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, (list, dict)):
+            deepest = max(deepest, depth)
+            stack.extend((child, depth + 1) for child in (item.values() if isinstance(item, dict) else item))
+    return deepest
+
+
+def utf8(text: str, what: str) -> str:
+    """``text`` if it is UTF-8 (command-line arguments may carry any bytes), else a :class:`Rejection`."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        raise Rejection("input.not_utf8", {"what": what}) from None
+    return text
+
+
+def decode_line(raw: bytes, what: str) -> str:
+    """A line of a script as text, or a :class:`Rejection` if it is not UTF-8."""
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise Rejection("input.not_utf8", {"what": what}) from None
+
+
+def typed_number(text: str) -> int | None:
+    """A whole number typed at the console (ASCII digits, an optional minus), else None.
+
+    >>> typed_number("-3"), typed_number("3.0"), typed_number("٣")
+    (-3, None, None)
+    """
+    digits = text[1:] if text.startswith("-") else text
+    if not (digits.isascii() and digits.isdigit() and len(digits) <= MAX_DIGITS):
+        return None
+    return int(text)
+
+
+def _shortened(values: Any, most: int = 8) -> str:
+    shown = ", ".join(json.dumps(v, ensure_ascii=False) for v in list(values)[:most])
+    return shown + (", …" if len(values) > most else "")
+
+
+def describe(choice: Choice) -> str:
+    """One line for a legal choice.
+
+    >>> describe(Choice("buy", 0, {"company": "7"}, {"count": IntRange(1, 2)}, {"prices": [1000, 1100]}))
+    'buy player=0 company=7 count 1–2 (prices [1000, 1100])'
+    >>> describe(Choice("draw", 1, params={"company": OneOf(("1", "2"))}))
+    'draw player=1 company one of "1", "2"'
+    """
+    parts = [choice.type, *(f"{k}={v}" for k, v in choice.base().items() if k != "type")]
+    for name, spec in choice.params.items():
+        if isinstance(spec, IntRange):
+            parts.append(f"{name} {spec.lo}–{spec.hi}" + (f" step {spec.step}" if spec.step != 1 else ""))
+        elif isinstance(spec, OneOf):
+            parts.append(f"{name} one of {_shortened(spec.options)}" + (" (any order)" if spec.any_order else ""))
+        else:
+            parts.append(f"{name}: an ordering of {_shortened(spec.items)}")
+    if choice.info.get("prices"):
+        parts.append(f"(prices {choice.info['prices']})")
+    return " ".join(parts)
+
+
+def legal_line(choices: list[Choice]) -> str:
+    """The legal choices of the moment on one line."""
+    return "legal now: " + "; ".join(describe(c) for c in choices)
+
+
+def render_state(view: dict[str, Any]) -> str:
+    """A short plain-text summary of a state view; players by their 0-based seat, as in actions."""
+    cur = view["currency"]
+    lines = [f"game {view.get('game')} · {view['ruleset']} · round {view['turn']['round']} · phase {view['turn']['phase']}"]
+    for p in view["players"]:
+        marker = "→" if p["seat"] == view["turn"]["player"] else " "
+        shares = ", ".join(f"{c}×{n}" for c, n in sorted(p["shares"].items())) or "no shares"
+        credit = f", credit {p['credit']}" if p["credit"] else ""
+        lines.append(
+            f"{marker} seat {p['seat']} {p['name']}: {p['cash']} {cur} cash, {shares}{credit}, "
+            f"fortune {p['fortune']}{' (out)' if p['status'] == 'out' else ''}"
+        )
+    if view["debt"]:
+        lines.append(f"waiting payment: {view['debt']['total']} {cur} ({view['debt']['reason']})")
+    if view["finished"]:
+        ranking = "; ".join(
+            " = ".join(view["players"][s]["name"] for s in group) for group in view["ranking"] or []
+        )
+        lines.append(f"game over ({view['end_reason']}): {ranking}")
+    return "\n".join(lines)
