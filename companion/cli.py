@@ -205,8 +205,20 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(run=cmd_games)
 
     p = sub.add_parser("export", help="write the game (setup + actions) as one JSON file")
-    p.add_argument("--out", default="-", help="file (default: stdout)")
+    p.add_argument("--out", default="-", help="file (default: stdout); never the journal itself")
+    p.add_argument("--force", action="store_true", help="write over an existing file")
     p.set_defaults(run=cmd_export)
+
+    p = sub.add_parser("check", help="check the journal file and every saved game", description=(
+        "Run SQLite's whole-file check and verify every game's hash chain; report each game's health "
+        "and the first damaged action. Nothing is written. Exit status 1 if anything is damaged."))
+    p.set_defaults(run=cmd_check)
+
+    p = sub.add_parser("repair", help="keep the intact part of a damaged game", description=(
+        "First write a backup of the whole journal (SQLite's backup API), then keep the longest intact "
+        "prefix of the game given with --game and say what was dropped."))
+    p.add_argument("--backup", type=Path, metavar="FILE", help="where the backup goes (default: next to the journal)")
+    p.set_defaults(run=cmd_repair)
 
     p = sub.add_parser("import", help="load a game from an exported JSON file; it becomes the current game")
     p.add_argument("file")
@@ -232,8 +244,15 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 # -- helpers -------------------------------------------------------------------
-def _open(args: argparse.Namespace) -> Table:
-    return Table.open(args.db, args.game)
+def _open(args: argparse.Namespace, *, readonly: bool = False) -> Table:
+    """Open the game asked for; say on stderr what is wrong with it, if anything."""
+    table = Table.open(args.db, args.game, readonly=readonly)
+    if table.damage is not None and not readonly:
+        table.close()
+        raise JournalError(f"{table.damage}; nothing was saved")
+    for warning in ((table.damage,) if table.damage else ()) + table.warnings:
+        print(f"companion: warning: {warning}", file=sys.stderr)
+    return table
 
 
 def _options(pairs: list[str]) -> dict[str, Any]:
@@ -405,7 +424,7 @@ def _change(args: argparse.Namespace, which: str) -> int:
 
 
 def cmd_state(args: argparse.Namespace) -> int:
-    table = _open(args)
+    table = _open(args, readonly=True)
     try:
         view = table.game.view()
         view["game"] = table.game_id
@@ -422,11 +441,10 @@ def cmd_state(args: argparse.Namespace) -> int:
 
 
 def cmd_log(args: argparse.Namespace) -> int:
-    table = _open(args)
+    table = _open(args, readonly=True)
     try:
-        _, setup = table.journal.setup(table.game_id)
-        game = Game(setup)
-        for number, action in enumerate(table.journal.actions(table.game_id), 1):
+        game = Game(table.game.setup)
+        for number, action in enumerate(table.journal.actions(table.game_id)[: table.length], 1):
             events = game.apply(action)
             text = " ".join(e.text(args.lang) for e in events) or json.dumps(action, ensure_ascii=False)
             print(f"{number:4}. {text}")
@@ -440,7 +458,7 @@ def cmd_log(args: argparse.Namespace) -> int:
 
 
 def cmd_games(args: argparse.Namespace) -> int:
-    with Journal.open(args.db or default_path()) as journal:
+    with Journal.open(args.db or default_path(), readonly=True) as journal:
         last = journal.last_game()
         for info in journal.games():
             mark = "*" if info.id == last else " "
@@ -449,7 +467,7 @@ def cmd_games(args: argparse.Namespace) -> int:
 
 
 def cmd_export(args: argparse.Namespace) -> int:
-    table = _open(args)
+    table = _open(args, readonly=True)
     try:
         text = json.dumps(table.journal.export_game(table.game_id), ensure_ascii=False, indent=1)
     finally:
@@ -457,8 +475,52 @@ def cmd_export(args: argparse.Namespace) -> int:
     if args.out == "-":
         print(text)
     else:
-        Path(args.out).write_text(text + "\n", encoding="utf-8")
+        _write_new_file(Path(args.out), text + "\n", journal=Path(args.db or default_path()), force=args.force)
         print(f"game written to {args.out}")
+    return 0
+
+
+def _write_new_file(out: Path, text: str, *, journal: Path, force: bool) -> None:
+    """Write ``text`` to ``out`` in one step (a temporary file renamed); never over the journal,
+    over another file only with ``force``."""
+    target = out.resolve()
+    for own in (journal, journal.with_name(journal.name + "-wal"), journal.with_name(journal.name + "-shm")):
+        if target == own.resolve():
+            raise UsageError(f"{out} is the journal itself; choose another file for the export")
+    if target.exists() and not force:
+        raise UsageError(f"{out} already exists; add --force to write over it")
+    if target.is_dir():
+        raise UsageError(f"{out} is a folder; name a file")
+    temporary = target.with_name(f".{target.name}.{os.getpid()}.tmp")
+    try:
+        with open(temporary, "w", encoding="utf-8") as stream:
+            stream.write(text)
+            stream.flush()
+            os.fsync(stream.fileno())
+        os.replace(temporary, target)
+    finally:
+        temporary.unlink(missing_ok=True)
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    with Journal.open(args.db or default_path(), readonly=True) as journal:
+        health = journal.check_file()
+    for problem in health.problems:
+        print(f"the file: {problem}")
+    if not health.problems:
+        count = len(health.games)
+        print(f"the file: sound (SQLite's whole-file check found nothing) · {count} game{'' if count == 1 else 's'}")
+    for game in health.games:
+        print(game.sentence())
+    return 0 if health.sound else 1
+
+
+def cmd_repair(args: argparse.Namespace) -> int:
+    if args.game is None:
+        raise UsageError("say which game to repair with --game N (see `companion check`)")
+    with Journal.open(args.db or default_path()) as journal:
+        report = journal.repair(args.game, args.backup)
+    print(report.sentence())
     return 0
 
 

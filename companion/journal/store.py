@@ -284,6 +284,10 @@ def _text(data: bytes) -> str:
     return data.decode("utf-8", "surrogateescape")
 
 
+def _problem(exc: sqlite3.Error) -> str:
+    return "is not an SQLite database" if is_not_a_database(exc) else "is damaged"
+
+
 def _read_only_uri(path: Path) -> str:
     return "file:" + quote(str(path.absolute())) + "?mode=ro"
 
@@ -334,16 +338,9 @@ class Journal:
             raise JournalError(f"journal {path} is a folder, not a file")
         if not path.exists():
             if readonly:
-                raise JournalError(f"there is no journal at {path}")
+                raise JournalError(f"there is no saved game in {path}; start one with `companion new`")
             return cls._create(path)
-        try:
-            reader = sqlite3.connect(
-                _read_only_uri(path), uri=True, isolation_level=None, timeout=BUSY_TIMEOUT,
-                check_same_thread=False,
-            )
-        except sqlite3.Error as exc:
-            raise JournalError(f"journal {path} cannot be opened: {describe(exc)}") from exc
-        reader.text_factory = _text
+        reader = cls._connect_reader(path)
         try:
             version = cls._check_header(reader, path)
             journal = cls(path, reader, readonly=readonly)
@@ -360,6 +357,25 @@ class Journal:
             reader.close()  # a read-only connection never checkpoints: the file stays as it was
             raise
         return journal
+
+    @staticmethod
+    def _connect_reader(path: Path) -> sqlite3.Connection:
+        """A read-only connection. In a folder that cannot be written, where SQLite cannot make the
+        shared-memory file WAL readers use, the file is read as immutable: nobody can write it there."""
+        folder_writable = os.access(path.parent, os.W_OK)
+        wal = path.with_name(path.name + "-wal")
+        immutable = not folder_writable and not (wal.exists() and wal.stat().st_size > 0)
+        uri = _read_only_uri(path) + ("&immutable=1" if immutable else "")
+        try:
+            reader = sqlite3.connect(uri, uri=True, isolation_level=None, timeout=BUSY_TIMEOUT, check_same_thread=False)
+            reader.execute("PRAGMA schema_version").fetchone()
+        except sqlite3.Error as exc:
+            if is_damage(exc):
+                raise JournalDamaged(f"journal {path} {_problem(exc)}: {_one_line(str(exc))}; {_UNTOUCHED}") from exc
+            hint = "" if folder_writable else " (its folder cannot be written, so its -shm file cannot be made)"
+            raise JournalError(f"journal {path} cannot be read: {describe(exc)}{hint}") from exc
+        reader.text_factory = _text
+        return reader
 
     @classmethod
     def _create(cls, path: Path) -> Journal:
@@ -390,8 +406,9 @@ class Journal:
         except UnicodeDecodeError as exc:  # SQLite named a damaged schema in bytes that are not UTF-8
             raise JournalDamaged(f"journal {path} is damaged: its schema is unreadable; {_UNTOUCHED}") from exc
         except sqlite3.Error as exc:
-            problem = "is not an SQLite database" if is_not_a_database(exc) else "is damaged"
-            raise JournalDamaged(f"journal {path} {problem}: {_one_line(str(exc))}; {_UNTOUCHED}") from exc
+            if not is_damage(exc):
+                raise JournalError(f"journal {path} cannot be read: {describe(exc)}") from exc
+            raise JournalDamaged(f"journal {path} {_problem(exc)}: {_one_line(str(exc))}; {_UNTOUCHED}") from exc
         if version > schema.SCHEMA_VERSION:
             raise JournalError(
                 f"journal {path} was written by a newer version of the app "
@@ -462,6 +479,8 @@ class Journal:
         if self._readonly:
             raise JournalError(f"journal {self._path} was opened for reading only")
         path = self._path
+        if not os.access(path.parent, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
+            raise JournalError(f"journal {path} is read-only (its file or folder cannot be written)")
         try:
             conn = sqlite3.connect(str(path), isolation_level=None, timeout=BUSY_TIMEOUT, check_same_thread=False)
         except sqlite3.Error as exc:
@@ -485,12 +504,15 @@ class Journal:
             conn.close()
             raise
         self._writer = conn
+        if self._reader is not None:  # the writer reads from now on; closing it last checkpoints the -wal
+            reader, self._reader = self._reader, None
+            reader.close()
         return conn
 
     def close(self) -> None:
         """Close the journal. Safe to call more than once."""
         self._closed = True
-        for attr in ("_writer", "_reader"):
+        for attr in ("_reader", "_writer"):  # the writer last: the last connection checkpoints
             conn = getattr(self, attr)
             if conn is not None:
                 setattr(self, attr, None)
