@@ -9,6 +9,7 @@ with exit status 2; never a traceback. Output cut short by a closed pipe
 from __future__ import annotations
 
 import argparse
+import io
 import json
 import os
 import random
@@ -311,6 +312,8 @@ def outcome_json(outcome: Outcome, lang: str, **extra: Any) -> str:
 
 # -- commands ------------------------------------------------------------------
 def cmd_table(args: argparse.Namespace) -> int:
+    if isinstance(sys.stdin, io.TextIOWrapper):  # bytes that are not UTF-8 become '\ufffd', which no choice takes
+        sys.stdin.reconfigure(errors="replace")
     table = None
     if not args.new:
         with Journal.open(args.db or default_path()) as journal:

@@ -287,6 +287,18 @@ def test_the_console_says_what_is_wrong_and_goes_on(db, answer):
     assert journal_contents(db) == before
 
 
+def test_the_console_takes_bytes_that_are_not_utf8(db):
+    """The main job reads a terminal: stray bytes are no choice, and no traceback."""
+    Table.new({"ruleset": "tozsde", "players": PLAYERS}, db).close()
+    before = journal_contents(db)
+    env = dict(os.environ, PYTHONPATH=str(ROOT), PYTHONIOENCODING="utf-8")
+    result = subprocess.run([sys.executable, "-m", "companion.cli", "--db", str(db), "table"],
+                            input=b"\xff\xfe\n1\n\xe9\nq\n", capture_output=True, env=env, timeout=60)
+    assert result.returncode == 0 and b"Traceback" not in result.stderr, result.stderr
+    assert b"refused: The value of 'roll' must be from 1 to 6" in result.stdout
+    assert journal_contents(db) == before
+
+
 @pytest.mark.parametrize("value", ["²", LONG_NUMBER, "1.0", "true"])
 def test_the_console_refuses_a_value_it_cannot_read(db, value):
     Table.new({"ruleset": "tozsde", "players": PLAYERS}, db).close()
