@@ -6,8 +6,13 @@
 Measured per ruleset:
 - apply + commit: one action checked, applied and committed (synchronous=FULL);
 - open: reopening a saved game of 10, 1,000 and 10,000 actions;
+- check: ``Journal.check_file()`` on the 10,000-action journal, run on demand by
+  ``companion check`` (SQLite's whole-file ``PRAGMA quick_check`` and every chain);
 - undo: one undo at 10,000 actions (each followed by a redo, not timed);
 - bot games/s: complete 4-player bot games on one core, without the journal.
+
+Then, for both rulesets, the season rows of ``benchmarks/season.py``: the game
+played last opened with 1 and with 1,000 games saved.
 """
 
 from __future__ import annotations
@@ -17,25 +22,29 @@ import datetime
 import os
 import platform
 import random
-import sqlite3
+import re
 import statistics
 import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 from companion import bots
 from companion.actions import IntRange
 from companion.game import Game
+from companion.journal import Journal
 from companion.table import Table
+import season  # benchmarks/season.py, next to this script
+from season import ms, percentile
 
 ROOT = Path(__file__).resolve().parent.parent
-SETUPS = {
+SETUPS: dict[str, dict[str, Any]] = {
     "tozsde": {"ruleset": "tozsde", "players": ["Anna", "Béla", "Csaba", "Dóra"]},
     "boerse": {"ruleset": "boerse", "players": ["Anna", "Bernd", "Clara", "Dieter"]},
 }
 TRADES = {"buy", "sell"}
-LONG_GAMES = {
+LONG_GAMES: dict[str, tuple[dict[str, Any], float]] = {
     "tozsde": ({"ruleset": "tozsde", "players": ["A", "B", "C", "D", "E", "F"]}, 20.0),
     "boerse": ({"ruleset": "boerse", "players": ["A", "B", "C", "D"], "options": {"deck": "real"}}, 5.0),
 }
@@ -44,7 +53,7 @@ deck ends a game after at most 38 risk cards; with the real deck the banker ente
 each card, so a game runs as long as the table wants."""
 
 
-def busy_action(game: Game, rng: random.Random, trade_weight: float) -> dict:
+def busy_action(game: Game, rng: random.Random, trade_weight: float) -> dict[str, Any]:
     """A legal action from a bot that trades a lot and draws only mild cards, so that games grow long."""
     chance = game.rules.random_setup_action(game.state, rng)
     if chance is not None:
@@ -63,7 +72,7 @@ def busy_action(game: Game, rng: random.Random, trade_weight: float) -> dict:
     return action
 
 
-def long_game(ruleset: str, length: int) -> tuple[dict, list[dict]]:
+def long_game(ruleset: str, length: int) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """The setup and first ``length`` actions of a bot game at least that long (seeds tried in turn)."""
     setup, trade_weight = LONG_GAMES[ruleset]
     for seed in range(500):
@@ -89,15 +98,6 @@ def build_journal(path: str, ruleset: str, length: int) -> tuple[Table, list[flo
     return table, timings
 
 
-def percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
-
-
-def ms(seconds: float) -> str:
-    return f"{seconds * 1000:.2f} ms"
-
-
 def measure(ruleset: str, workdir: str, bot_seconds: float) -> list[tuple[str, str]]:
     setup = SETUPS[ruleset]
     rows: list[tuple[str, str]] = []
@@ -119,15 +119,15 @@ def measure(ruleset: str, workdir: str, bot_seconds: float) -> list[tuple[str, s
             opens.append(time.perf_counter() - start)
             reopened.close()
         if length == 10000:
-            connection = sqlite3.connect(path)
+            journal = Journal.open(path, readonly=True)
             start = time.perf_counter()
-            connection.execute("PRAGMA quick_check").fetchall()
+            assert journal.check_file().sound
             check_seconds = time.perf_counter() - start
-            connection.close()
+            journal.close()
         size = sum(os.path.getsize(f) for f in (path, path + "-wal") if os.path.exists(f)) / 1e6
         rows.append((f"open, {length:,} actions ({size:.1f} MB journal)", ms(statistics.median(opens))))
 
-    rows.append(("of which PRAGMA quick_check, 10,000 actions", ms(check_seconds)))
+    rows.append(("Journal.check_file(), 10,000 actions (on demand)", ms(check_seconds)))
 
     table = Table.open(os.path.join(workdir, f"{ruleset}-10000.db"))
     undos = []
@@ -153,34 +153,50 @@ def measure(ruleset: str, workdir: str, bot_seconds: float) -> list[tuple[str, s
     return rows
 
 
+def record(lines: list[str], machine: str) -> Path:
+    """Put the table and the machine line into docs/benchmarks.md, keeping the text around them."""
+    doc = ROOT / "docs" / "benchmarks.md"
+    measured = f"Measured {datetime.date.today().isoformat()} on {machine}; the journal on the local disk"
+    table = "\n".join(lines) + "\n"
+    text = doc.read_text(encoding="utf-8") if doc.exists() else ""
+    if re.search(r"^\|.*\|\n(?:\|.*\|\n)+", text, flags=re.M):
+        text = re.sub(r"^\|.*\|\n(?:\|.*\|\n)+", lambda _: table, text, count=1, flags=re.M)
+        text = re.sub(r"^Measured .* on .*; the journal on the local disk$", lambda _: measured, text, count=1, flags=re.M)
+    else:
+        text = (
+            "# Benchmarks\n\n"
+            "Made by `benchmarks/run.py` (see its docstring for what each row measures).\n\n"
+            f"{measured}\n(ext4/overlay, `synchronous=FULL`). A Raspberry Pi's SD card commits more slowly.\n\n"
+            + table
+        )
+    doc.write_text(text, encoding="utf-8")
+    return doc
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--ruleset", action="append", choices=sorted(SETUPS), help="default: all")
     parser.add_argument("--bot-seconds", type=float, default=5.0)
+    parser.add_argument("--no-season", action="store_true", help="leave out the season rows (benchmarks/season.py)")
     parser.add_argument("--write", action="store_true", help="record the table in docs/benchmarks.md")
     args = parser.parse_args()
     lines = ["| ruleset | measure | value |", "|---|---|---|"]
     print("\n".join(lines), flush=True)
+
+    def show(ruleset: str, rows: list[tuple[str, str]]) -> None:
+        for name, value in rows:
+            lines.append(f"| {ruleset} | {name} | {value} |")
+            print(lines[-1], flush=True)
+
     for ruleset in args.ruleset or sorted(SETUPS):
         with tempfile.TemporaryDirectory() as workdir:
-            for name, value in measure(ruleset, workdir, args.bot_seconds):
-                lines.append(f"| {ruleset} | {name} | {value} |")
-                print(lines[-1], flush=True)
+            show(ruleset, measure(ruleset, workdir, args.bot_seconds))
+    if not args.no_season:
+        with tempfile.TemporaryDirectory() as workdir:
+            show("both", season.measure(workdir))
     machine = f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}, {platform.system()}"
     if args.write:
-        doc = ROOT / "docs" / "benchmarks.md"
-        doc.write_text(
-            "# Benchmarks\n\n"
-            "Made by `benchmarks/run.py` (see its docstring for what each row measures).\n"
-            "Targets on a 2-core machine: apply + commit p99 < 5 ms; open of 10,000 actions < 100 ms\n"
-            "and flat in the length; undo < 5 ms; ≥ 100 four-player bot games per second.\n\n"
-            f"Measured {datetime.date.today().isoformat()} on {machine}; the journal on the local disk\n"
-            "(ext4/overlay, `synchronous=FULL`). A Raspberry Pi's SD card commits more slowly.\n\n"
-            + "\n".join(lines)
-            + "\n",
-            encoding="utf-8",
-        )
-        print(f"written to {doc}")
+        print(f"written to {record(lines, machine)}")
     return 0
 
 
