@@ -24,7 +24,8 @@ from companion.journal import Journal, JournalError, default_path
 from companion.messages import LANGUAGES
 from companion.ruleset import SetupError
 from companion.table import Outcome, Table
-from companion.text import decode_line, legal_line, parse_json, render_state, utf8
+from companion.describe import describe
+from companion.text import choices_text, decode_line, parse_json, render_state, utf8
 
 BROKEN_PIPE = 141
 """The status of a command whose reader went away (128 + SIGPIPE), as for other tools in a pipe."""
@@ -339,7 +340,7 @@ def cmd_new(args: argparse.Namespace) -> int:
     dealt = None if args.no_deal else table.deal_chance()
     if dealt is not None:
         _report(dealt, args.lang)
-    print(legal_line(table.legal_actions()))
+    print(choices_text(describe(table.game, args.lang)))
     table.close()
     return 0
 
@@ -432,12 +433,14 @@ def cmd_state(args: argparse.Namespace) -> int:
         view = table.game.view()
         view["game"] = table.game_id
         view["actions"] = table.length
+        described = describe(table.game, args.lang)
+        view["choices"] = [d.to_json() for d in described]
         if args.json:
             print(json.dumps(view, ensure_ascii=False, indent=2))
         else:
             print(render_state(view))
             if not view["finished"]:
-                print(legal_line(table.legal_actions()))
+                print(choices_text(described))
         return 0
     finally:
         table.close()

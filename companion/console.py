@@ -21,12 +21,16 @@ import json
 import random
 from typing import Any, TextIO
 
-from companion.actions import Choice, IntRange, OneOf, ParamSpec, Permutation, Rejection
+from companion.actions import IntRange, OneOf, ParamSpec, Permutation, Rejection
+from companion.describe import Described, describe
 from companion.ruleset import SetupError
 from companion.table import Outcome, Table
-from companion.text import describe, parse_json, render_state, typed_number
+from companion.text import parse_json, render_state, typed_number
 
-__all__ = ["describe", "run", "start"]
+__all__ = ["run", "start"]
+
+MOST_LISTED = 12
+"""A parameter with at most this many values has them listed, with their amounts, when asked for."""
 
 HELP = "number: choose (? for a value lets the app draw it) · d: roll the app's die · u: undo · r: redo · l: log · JSON: an action · q: quit"
 
@@ -44,8 +48,23 @@ def _ask(prompt: str, stdin: TextIO, stdout: TextIO) -> str:
     return line.strip()
 
 
-def _fill(choice: Choice, stdin: TextIO, stdout: TextIO) -> dict[str, Any] | None:
-    """Ask for each parameter of a choice; None if the banker gives up (empty answer)."""
+def _hint(described: Described, name: str, spec: ParamSpec) -> str:
+    """What to type for one parameter: the ruleset's options with their amounts where there are few, else the limits."""
+    options = described.options if name == described.param else described.fields.get(name, ())
+    if 0 < len(options) <= MOST_LISTED:
+        shown = [o.label if o.label == str(o.value) else f"{json.dumps(o.value, ensure_ascii=False)} = {o.label}" for o in options]
+        return ", ".join(shown)
+    if isinstance(spec, IntRange):
+        return f"{spec.lo}–{spec.hi}" + (f", step {spec.step}" if spec.step != 1 else "")
+    if isinstance(spec, OneOf):
+        shown = [json.dumps(o, ensure_ascii=False) for o in spec.options]
+        return ", ".join(shown) if len(shown) <= MOST_LISTED else ", ".join(shown[:MOST_LISTED]) + ", …"
+    return "all of " + " ".join(map(str, spec.items)) + ", in order, separated by spaces"
+
+
+def _fill(described: Described, stdin: TextIO, stdout: TextIO) -> dict[str, Any] | None:
+    """Ask for each parameter of a described choice; None if the banker gives up (empty answer)."""
+    choice = described.choice
     action = choice.base()
     for name, spec in choice.params.items():
         if isinstance(spec, IntRange) and spec.lo == spec.hi:
@@ -54,16 +73,7 @@ def _fill(choice: Choice, stdin: TextIO, stdout: TextIO) -> dict[str, Any] | Non
         if isinstance(spec, OneOf) and len(spec.options) == 1:
             action[name] = spec.options[0]
             continue
-        if isinstance(spec, IntRange):
-            hint = f"{spec.lo}–{spec.hi}" + (f", step {spec.step}" if spec.step != 1 else "")
-        elif isinstance(spec, OneOf):
-            shown = [json.dumps(o, ensure_ascii=False) for o in spec.options]
-            hint = ", ".join(shown) if len(shown) <= 12 else ", ".join(shown[:12]) + ", …"
-        elif isinstance(spec, Permutation):
-            hint = "all of " + " ".join(map(str, spec.items)) + ", in order, separated by spaces"
-        else:  # pragma: no cover - every spec kind is handled above
-            hint = ""
-        answer = _ask(f"  {name} ({hint}; ? lets the app choose at random): ", stdin, stdout)
+        answer = _ask(f"  {name} ({_hint(described, name, spec)}; ? lets the app choose at random): ", stdin, stdout)
         if not answer:
             return None
         action[name] = spec.sample(random.SystemRandom()) if answer == "?" else _parse(answer, spec)
@@ -130,9 +140,10 @@ def run(table: Table, stdin: TextIO, stdout: TextIO, language: str = "en") -> in
             view = table.game.view(with_legal=False)
             view["game"] = table.game_id
             stdout.write("\n" + render_state(view) + "\n")
-            choices = table.legal_actions()
-            for number, choice in enumerate(choices, 1):
-                stdout.write(f"  {number:2}) {describe(choice)}\n")
+            choices = describe(table.game, language)
+            for number, described in enumerate(choices, 1):
+                usual = "  ←" if described.usual else ""
+                stdout.write(f"  {number:2}) {described.line()}{usual}\n")
             answer = _ask("> ", stdin, stdout)
             if answer in ("q", "quit", "exit"):
                 return 0

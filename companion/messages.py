@@ -23,6 +23,12 @@ LANGUAGES = ("en", "hu", "de")
 
 CATALOGUE: dict[str, dict[str, str]] = {
     "en": {
+        "legal_now": "legal now: {choices}",
+        "choice.roll": "Roll the die",
+        "choice.end_turn": "End the turn",
+        "choice.time_up": "Time is up: end the game",
+        "option.shares": "{count} shares — {amount}",
+        "option.shares_one": "1 share — {amount}",
         "malformed_action": "This is not an action: {action}.",
         "not_allowed_now": "A '{type}' action is not allowed now.",
         "not_allowed_here": "This '{type}' action is not allowed now for these parameters.",
@@ -58,6 +64,12 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "round_started": "Round {round} begins.",
     },
     "hu": {
+        "legal_now": "most lehet: {choices}",
+        "choice.roll": "Dobás",
+        "choice.end_turn": "Lépés vége",
+        "choice.time_up": "Lejárt az idő: a játék vége",
+        "option.shares": "{count} részvény — {amount}",
+        "option.shares_one": "1 részvény — {amount}",
         "malformed_action": "Ez nem lépés: {action}.",
         "not_allowed_now": "A(z) '{type}' lépés most nem megengedett.",
         "not_allowed_here": "Ez a(z) '{type}' lépés ezekkel az adatokkal most nem megengedett.",
@@ -90,6 +102,12 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "turn_passed": "{player} következik.",
     },
     "de": {
+        "legal_now": "jetzt möglich: {choices}",
+        "choice.roll": "Würfeln",
+        "choice.end_turn": "Zug beenden",
+        "choice.time_up": "Die Zeit ist um: Spiel beenden",
+        "option.shares": "{count} Aktien — {amount}",
+        "option.shares_one": "1 Aktie — {amount}",
         "malformed_action": "Das ist keine Aktion: {action}.",
         "not_allowed_now": "Die Aktion '{type}' ist jetzt nicht erlaubt.",
         "not_allowed_here": "Die Aktion '{type}' ist mit diesen Angaben jetzt nicht erlaubt.",
@@ -122,6 +140,28 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "turn_passed": "{player} ist am Zug.",
     },
 }
+
+
+_GROUPING = {"en": ",", "hu": "\u00a0", "de": "."}
+"""How each language separates thousands (12,000 / 12 000 / 12.000); a no-break space keeps a Hungarian amount on one line."""
+
+
+def number(value: int, language: str = "en") -> str:
+    """A whole number as ``language`` writes it; the one place numbers are formatted for people.
+
+    >>> number(12000, "en"), number(12000, "hu"), number(-1900, "de"), number(950, "de")
+    ('12,000', '12\xa0000', '-1.900', '950')
+    """
+    return f"{value:,}".replace(",", _GROUPING.get(language, ","))
+
+
+def money(amount: int, currency: str, language: str = "en") -> str:
+    """An amount with the ruleset's currency, as ``language`` writes it; every text about money uses this.
+
+    >>> money(1900, "Rubin"), money(67950, "DM", "de"), money(500, "DM", "hu")
+    ('1,900 Rubin', '67.950 DM', '500 DM')
+    """
+    return f"{number(amount, language)} {currency}" if currency else number(amount, language)
 
 
 def counted(key: str, count: int) -> str:

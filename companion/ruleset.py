@@ -16,6 +16,7 @@ from importlib import resources
 from typing import Any, ClassVar, Mapping
 
 from companion.actions import Action, Choice, Rejection, is_whole_number, shown
+from companion.describe import USUAL_ORDER, Described, generic, mark_usual
 from companion.events import Event
 from companion.messages import register, render
 from companion.state import State
@@ -132,6 +133,21 @@ class Ruleset(ABC):
     def public_view(self, state: State) -> dict[str, Any]:
         """Ruleset-specific parts of ``companion state --json``."""
         return {}
+
+    usual_order: ClassVar[tuple[str, ...]] = USUAL_ORDER
+    """The types of choice that are the usual next step, first present first (see :func:`companion.describe.mark_usual`)."""
+
+    def describe(self, state: State, choices: list[Choice], language: str) -> list[Described]:
+        """Each legal choice said for people, in the order of ``choices``; one marked as the usual next step."""
+        return mark_usual([self.describe_choice(state, choice, language) for choice in choices], self.usual_order)
+
+    def describe_choice(self, state: State, choice: Choice, language: str) -> Described:
+        """One choice said for people: label, group, options with their amounts.
+
+        The default says a choice by its type (``choice.<type>`` in the catalogue) with its
+        parameter's values as options; a ruleset describes its own choices with their amounts.
+        """
+        return generic(choice, language)
 
     @classmethod
     def check_board(cls, board: dict[str, Any]) -> list[str]:

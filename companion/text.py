@@ -18,7 +18,9 @@ import json
 import sys
 from typing import Any
 
-from companion.actions import Choice, IntRange, OneOf, Rejection
+from companion.actions import Rejection
+from companion.describe import Described
+from companion.messages import render
 
 MAX_DEPTH = 64
 """No action, board or exported game nests deeper than this."""
@@ -87,35 +89,15 @@ def typed_number(text: str) -> int | None:
     return int(text)
 
 
-def _shortened(values: Any, most: int = 8) -> str:
-    shown = ", ".join(json.dumps(v, ensure_ascii=False) for v in list(values)[:most])
-    return shown + (", …" if len(values) > most else "")
+def choices_text(described: list[Described], language: str = "en") -> str:
+    """The legal choices of the moment on one line, as the ruleset describes them.
 
-
-def describe(choice: Choice) -> str:
-    """One line for a legal choice.
-
-    >>> describe(Choice("buy", 0, {"company": "7"}, {"count": IntRange(1, 2)}, {"prices": [1000, 1100]}))
-    'buy player=0 company=7 count 1–2 (prices [1000, 1100])'
-    >>> describe(Choice("draw", 1, params={"company": OneOf(("1", "2"))}))
-    'draw player=1 company one of "1", "2"'
+    >>> from companion.game import Game
+    >>> from companion.describe import describe
+    >>> choices_text(describe(Game({"ruleset": "tozsde", "players": ["Anna", "Béla"]})))
+    'legal now: Anna: roll for the order of play: 1 · 2 · 3 · 4 · 5 · 6; Enter the order of play by hand'
     """
-    parts = [choice.type, *(f"{k}={v}" for k, v in choice.base().items() if k != "type")]
-    for name, spec in choice.params.items():
-        if isinstance(spec, IntRange):
-            parts.append(f"{name} {spec.lo}–{spec.hi}" + (f" step {spec.step}" if spec.step != 1 else ""))
-        elif isinstance(spec, OneOf):
-            parts.append(f"{name} one of {_shortened(spec.options)}" + (" (any order)" if spec.any_order else ""))
-        else:
-            parts.append(f"{name}: an ordering of {_shortened(spec.items)}")
-    if choice.info.get("prices"):
-        parts.append(f"(prices {choice.info['prices']})")
-    return " ".join(parts)
-
-
-def legal_line(choices: list[Choice]) -> str:
-    """The legal choices of the moment on one line."""
-    return "legal now: " + "; ".join(describe(c) for c in choices)
+    return render("legal_now", {"choices": "; ".join(d.line() for d in described)}, language)
 
 
 def render_state(view: dict[str, Any]) -> str:

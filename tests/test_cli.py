@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from companion import bots, cli
+from companion.describe import describe
 from companion.game import Game
 from companion.table import Table
 
@@ -121,8 +122,12 @@ def test_new_play_state_and_log(ruleset, db, tmp_path, capsys):
     assert view["companies"] and all({"id", "exchange", "buy", "sell"} <= set(c) for c in view["companies"])
     assert {"player", "round", "phase"} <= set(view["turn"])
     assert isinstance(view["legal_actions"], list) and view["legal_actions"]
-    expected = Game(setup_of(ruleset), actions).view()
-    assert {k: v for k, v in view.items() if k not in ("game", "actions")} == json.loads(json.dumps(expected))
+    game = Game(setup_of(ruleset), actions)
+    expected = game.view()
+    assert {k: v for k, v in view.items() if k not in ("game", "actions", "choices")} == json.loads(json.dumps(expected))
+    # the choices as the ruleset describes them (docs/state.md): one per legal action, in the same order
+    assert view["choices"] == json.loads(json.dumps([d.to_json() for d in describe(game, "en")]))
+    assert [c["action"]["type"] for c in view["choices"]] == [a["type"] for a in view["legal_actions"]]
 
     status, out, err = run(capsys, "--db", db, "state")
     assert status == 0 and "round" in out and "Anna" in out

@@ -7,6 +7,7 @@ import io
 import pytest
 
 from companion import console
+from companion.describe import describe
 from companion.table import Table
 
 
@@ -52,7 +53,7 @@ def test_the_console_shows_every_legal_choice(tmp_path, ruleset):
     out = io.StringIO()
     table = console.start(path, io.StringIO(f"{ruleset}\nAnna, Béla\n"), out)
     assert table is not None
-    choices = [console.describe(c) for c in table.legal_actions()]
+    choices = [d.line() for d in describe(table.game, "en")]
     console.run(table, io.StringIO("q\n"), out)
     for line in choices:
         assert line in out.getvalue()

@@ -31,8 +31,9 @@ from enum import StrEnum
 from typing import Any, Callable, ClassVar
 
 from companion.actions import Action, Choice, IntRange, OneOf, ParamSpec, Rejection, is_whole_number
+from companion.describe import Described, Dialog, Group, Option, generic, share_options
 from companion.events import Event
-from companion.messages import counted
+from companion.messages import counted, money, number, render
 from companion.ledger import move_shares, settle_debt, transfer
 from companion.ruleset import Ruleset, SetupError
 from companion.rulesets.boerse.deck import BOERSENSCHLUSS, close_window, random_deck_order, shuffle_spec
@@ -437,13 +438,21 @@ class Rules(Ruleset):
     def _do_borrow(self, state: State, action: Action, events: list[Event]) -> None:
         # B5: the bank pays the amount less the interest; the whole amount is owed.
         p, amount = action["player"], action["amount"]
-        interest = amount * self.interest // 100
+        interest = self.interest_on(amount)
         state.players[p].credit += amount
         transfer(state, BANK, p, amount - interest)
         events.append(Event("boerse.borrowed", {
             "player": self._name(state, p), "amount": amount, "interest": interest, "received": amount - interest,
             "credit": state.players[p].credit,
         }))
+
+    def interest_on(self, amount: int) -> int:
+        """B5: the interest kept back from a credit of ``amount`` (the house rate, rounded down).
+
+        >>> Rules({"ruleset": "boerse", "players": ["A", "B"]}).interest_on(1500)
+        150
+        """
+        return amount * self.interest // 100
 
     def _do_repay(self, state: State, action: Action, events: list[Event]) -> None:
         p, amount = action["player"], action["amount"]
@@ -859,6 +868,82 @@ class Rules(Ruleset):
         if "pick" in state.turn:
             view["pick"] = {"amount": state.turn["pick"]}
         return view
+
+    # ------------------------------------------------ said for people
+    def describe_choice(self, state: State, choice: Choice, language: str) -> Described:
+        """Die Börse's choices said for people, with the amounts: a trade at the package's one price (B4),
+        a credit less its interest (B5), a pick's new price, the real deck's card parameters (B10).
+
+        >>> from companion.game import Game
+        >>> g = Game({"ruleset": "boerse", "players": ["Anna", "Bernd"], "options": {"deck": "real"}})
+        >>> buy = next(d for d in g.rules.describe(g.state, g.legal_actions(), "de") if d.choice.type == "buy")
+        >>> buy.label, [o.label for o in buy.options]
+        ('Stahl zu 500 DM kaufen', ['1 Aktie — 500 DM'])
+        """
+        kind, cur = choice.type, self.currency
+        if kind == "buy" or kind == "sell":
+            c = choice.fixed["company"]
+            label = render(f"boerse.choice.{kind}", {"company": c, "price": money(choice.info["price"], cur, language)}, language)
+            return Described(choice, label, Group.TRADE, "count", share_options(choice.info["prices"], cur, language))
+        if kind == "borrow" or kind == "repay":
+            spec = choice.params["amount"]
+            assert isinstance(spec, IntRange)
+            player = state.players[choice.player or 0]
+            if kind == "borrow":
+                options = tuple(Option(v, render("boerse.option.borrow", {
+                    "amount": money(v, cur, language), "received": money(v - self.interest_on(v), cur, language),
+                }, language), v) for v in spec.values())
+                label = render("boerse.choice.borrow", {"percent": self.interest}, language)
+            else:
+                options = tuple(Option(v, money(v, cur, language), v) for v in spec.values())
+                label = render("boerse.choice.repay", {"credit": money(player.credit, cur, language)}, language)
+            return Described(choice, label, Group.CREDIT, "amount", options)
+        if kind == "pick":
+            change = choice.info["amount"]
+            prices = state.data["prices"]
+            options = tuple(
+                Option(c, render("boerse.option.pick", {
+                    "company": c, "old": number(prices[c], language), "new": money(prices[c] + change, cur, language),
+                }, language))
+                for c in self.packages
+            )
+            key = "boerse.choice.pick_rise" if change > 0 else "boerse.choice.pick_fall"
+            return Described(choice, render(key, {"amount": money(abs(change), cur, language)}, language),
+                             Group.TURN, "company", options)
+        if kind == "card":
+            return self._describe_card(choice, language)
+        if kind == "accept_offer" or kind == "decline_offer":
+            offer = choice.info if kind == "accept_offer" else state.turn["offer"]
+            price = offer["price"]
+            label = render(f"boerse.choice.{kind}", {"company": offer["company"], "price": money(price, cur, language)}, language)
+            return Described(choice, label, Group.TRADE, amount=price if kind == "accept_offer" else None)
+        if kind == "shuffle":  # the order is the app's to draw: nothing of it is described (B10, C2)
+            return Described(choice, render("boerse.choice.shuffle", {}, language), Group.SETUP, dialog=Dialog.SHUFFLE)
+        if kind == "roll":
+            return generic(choice, language, Group.DICE)
+        return generic(choice, language)
+
+    def _describe_card(self, choice: Choice, language: str) -> Described:
+        """The real deck (B10): the banker enters the drawn card's effect, each parameter with its allowed values."""
+        effect = choice.fixed["effect"]
+        cur = self.currency
+        fields: dict[str, tuple[Option, ...]] = {}
+        for name, spec in choice.params.items():
+            if name == "company":
+                fields[name] = tuple(Option(c, c) for c in self.packages)
+            elif name == "space":
+                fields[name] = tuple(Option(i, render("boerse.option.space", {"space": i}, language)) for i in range(self.length))
+            else:
+                assert isinstance(spec, IntRange)
+                signed = effect in ("package", "all_packages")
+                fields[name] = tuple(
+                    Option(v, ("+" if signed and v > 0 else "") + money(v, cur, language), v) for v in spec.values()
+                )
+        label = render("boerse.choice.card", {"effect": render(f"boerse.effect.{effect}", {}, language)}, language)
+        if len(fields) == 1:
+            (name, options), = fields.items()
+            return Described(choice, label, Group.TURN, name, options)
+        return Described(choice, label, Group.TURN, dialog=Dialog.CARD if fields else None, fields=fields)
 
     # ------------------------------------------------ refused actions (C6)
     def explain(self, state: State, action: Action, rejection: Rejection) -> Rejection:
