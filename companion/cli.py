@@ -12,7 +12,6 @@ import argparse
 import io
 import json
 import os
-import random
 import sys
 from pathlib import Path
 from typing import Any, NoReturn, Sequence
@@ -395,10 +394,10 @@ def cmd_act(args: argparse.Namespace) -> int:
 def cmd_deal(args: argparse.Namespace) -> int:
     table = _open(args)
     try:
-        action = table.game.rules.chance_action(table.state, random.SystemRandom())
-        if action is None:
-            return _report(Outcome(False, rejection=Rejection("nothing_to_deal"), source="app"), args.lang, args.json)
-        return _report(table.submit(action, source="app"), args.lang, args.json)
+        outcome = table.deal("app")
+        if outcome is None:
+            outcome = Outcome(False, rejection=Rejection("nothing_to_deal"), source="app")
+        return _report(outcome, args.lang, args.json)
     finally:
         table.close()
 
@@ -430,11 +429,9 @@ def _change(args: argparse.Namespace, which: str) -> int:
 def cmd_state(args: argparse.Namespace) -> int:
     table = _open(args, readonly=True)
     try:
-        view = table.game.view()
-        view["game"] = table.game_id
-        view["actions"] = table.length
-        described = describe(table.game, args.lang)
-        view["choices"] = [d.to_json() for d in described]
+        shown = table.view()
+        view = {**shown.game, "game": shown.game_id, "actions": shown.length}
+        view["choices"] = [d.to_json() for d in describe(table.game, args.lang)]
         if args.json:
             print(json.dumps(view, ensure_ascii=False, indent=2))
         else:
@@ -449,13 +446,13 @@ def cmd_state(args: argparse.Namespace) -> int:
 def cmd_log(args: argparse.Namespace) -> int:
     table = _open(args, readonly=True)
     try:
-        game = Game(table.game.setup)
-        for number, action in enumerate(table.journal.actions(table.game_id)[: table.length], 1):
+        game = Game(table.setup)
+        for number, action in enumerate(table.actions(), 1):
             events = game.apply(action)
             text = " ".join(e.text(args.lang) for e in events) or json.dumps(action, ensure_ascii=False)
             print(f"{number:4}. {text}")
         if args.full:
-            for entry in table.journal.entries(table.game_id):
+            for entry in table.history():
                 if entry.kind != "action":
                     print(f"      [{entry.at}] {entry.kind} by {entry.source}")
         return 0

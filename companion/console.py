@@ -137,8 +137,7 @@ def run(table: Table, stdin: TextIO, stdout: TextIO, language: str = "en") -> in
         stdout.write(HELP + "\n")
         while True:
             table.refresh("console")  # another screen or a script may have moved the game on
-            view = table.game.view(with_legal=False)
-            view["game"] = table.game_id
+            view = {**table.view(with_legal=False).game, "game": table.game_id}
             stdout.write("\n" + render_state(view) + "\n")
             choices = describe(table.game, language)
             for number, described in enumerate(choices, 1):
@@ -154,7 +153,7 @@ def run(table: Table, stdin: TextIO, stdout: TextIO, language: str = "en") -> in
             elif answer == "d":
                 _show(table.virtual_roll("console-die"), stdout, language)
             elif answer == "l":
-                for entry in table.journal.actions(table.game_id, -10):
+                for entry in table.actions(-10):
                     stdout.write("  " + json.dumps(entry, ensure_ascii=False) + "\n")
             elif answer.startswith("{"):
                 try:

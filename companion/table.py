@@ -34,7 +34,7 @@ from typing import Any, Callable, TypeVar
 from companion.actions import Action, Choice, Rejection
 from companion.events import Event
 from companion.game import Game
-from companion.journal import Head, Journal, JournalDamaged, JournalError, JournalMoved, default_path
+from companion.journal import Entry, Head, Journal, JournalDamaged, JournalError, JournalMoved, default_path
 from companion.state import State
 
 T = TypeVar("T")
@@ -320,6 +320,29 @@ class Table:
         """
         action = self.game.rules.random_setup_action(self.game.state, random.SystemRandom())
         return None if action is None else self.submit(action, source)
+
+    def deal(self, source: str = "app") -> Outcome | None:
+        """Make whatever action of chance is due now (a shuffle, a Tőzsde company draw) with a secure random source.
+
+        Returns None when chance has nothing to decide now (``companion deal``, the console's ``?``).
+        """
+        action = self.game.rules.chance_action(self.game.state, random.SystemRandom())
+        return None if action is None else self.submit(action, source)
+
+    @property
+    def setup(self) -> dict[str, Any]:
+        """The game's setup."""
+        return self.game.setup
+
+    def actions(self, start: int = 0) -> list[Action]:
+        """The game's actions as this table holds them (``line[start:]``; negative counts from the end)."""
+        if start < 0:
+            start = max(0, self.length + start)
+        return self.journal.actions(self.game_id, start)[: max(0, self.length - start)]
+
+    def history(self) -> list[Entry]:
+        """Every action, undo and redo of the game, as recorded, verified against its chain."""
+        return self.journal.entries(self.game_id)
 
     def roll_action(self, value: int) -> Action:
         """The roll action for whoever is to roll now (for the die, buttons and the virtual die)."""
