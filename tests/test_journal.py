@@ -340,7 +340,7 @@ def test_corrupted_page_is_refused_untouched(db_path: Path) -> None:
     db_path.write_bytes(bytes(data))
     with Journal.open(db_path) as j:
         with pytest.raises(JournalError, match="damaged") as info:
-            j.read_game(game)
+            j.read_game(game, with_history=True)
         message = str(info.value)
         assert "\n" not in message and str(db_path) in message
         health = j.check_file()

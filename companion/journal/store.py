@@ -762,13 +762,15 @@ class Journal:
 
     # -- reading a game, verified --------------------------------------------
 
-    def read_game(self, game_id: int) -> StoredGame:
+    def read_game(self, game_id: int, *, with_history: bool = False) -> StoredGame:
         """Read one game in one read transaction and verify its whole hash chain.
 
         The result holds the longest good prefix of the line; ``damage``
         says where it ends if it is not the whole line, ``warnings`` what
-        else was found (a damaged snapshot or history entry) that does not
-        change the game. Raises :class:`JournalDamaged` if the setup itself
+        else was found (a damaged snapshot) that does not change the game.
+        The history (undo and redo entries) does not change the game either:
+        it is verified when it is read (:meth:`entries`), or here
+        ``with_history``. Raises :class:`JournalDamaged` if the setup itself
         is damaged: then no prefix can be trusted.
 
         Example::
@@ -777,7 +779,12 @@ class Journal:
             stored.head.length, stored.damage  # -> (13, None)
         """
         with self._reading(f"read game {game_id}") as conn:
-            return self._verified(conn, game_id)
+            stored = self._verified(conn, game_id)
+            if with_history:
+                history = self._verify_entries(conn, game_id, stored.chain[0])
+                if history is not None:
+                    stored.warnings.append(history)
+            return stored
 
     def _verified(self, conn: sqlite3.Connection, game_id: int) -> StoredGame:
         row = conn.execute("SELECT ruleset, setup, name, hash FROM games WHERE id = ?", (game_id,)).fetchone()
@@ -808,9 +815,6 @@ class Journal:
                 chain = chain[: start + offset + 1]
                 break
             tail.append(action)
-        history = self._verify_entries(conn, game_id, stored_root)
-        if history is not None:
-            warnings.append(history)
         redo_depth = 0 if damage is not None else self._redo_depth(conn, game_id)
         return StoredGame(
             game_id, ruleset, name, setup, chain, snapshot, tail, redo_depth, damage, warnings
@@ -1192,7 +1196,7 @@ class Journal:
             return FileHealth(self._path, problems + [str(error)], [])
         for game_id in ids:
             try:
-                stored = self.read_game(game_id)
+                stored = self.read_game(game_id, with_history=True)
             except JournalError as error:
                 with self._reading("list games") as conn:
                     row = conn.execute("SELECT name, ruleset FROM games WHERE id = ?", (game_id,)).fetchone()
