@@ -23,7 +23,7 @@ from companion.journal import Journal, JournalError, default_path
 from companion.messages import LANGUAGES
 from companion.ruleset import SetupError
 from companion.table import Outcome, Table
-from companion.describe import describe
+
 from companion.text import choices_text, decode_line, parse_json, render_state, utf8
 
 BROKEN_PIPE = 141
@@ -339,7 +339,7 @@ def cmd_new(args: argparse.Namespace) -> int:
     dealt = None if args.no_deal else table.deal_chance()
     if dealt is not None:
         _report(dealt, args.lang)
-    print(choices_text(describe(table.game, args.lang)))
+    print(choices_text(table.describe(args.lang)))
     table.close()
     return 0
 
@@ -431,7 +431,8 @@ def cmd_state(args: argparse.Namespace) -> int:
     try:
         shown = table.view()
         view = {**shown.game, "game": shown.game_id, "actions": shown.length}
-        view["choices"] = [d.to_json() for d in describe(table.game, args.lang)]
+        described = table.describe(args.lang)
+        view["choices"] = [d.to_json() for d in described]
         if args.json:
             print(json.dumps(view, ensure_ascii=False, indent=2))
         else:

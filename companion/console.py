@@ -22,7 +22,7 @@ import random
 from typing import Any, TextIO
 
 from companion.actions import IntRange, OneOf, ParamSpec, Permutation, Rejection
-from companion.describe import Described, describe
+from companion.describe import Described
 from companion.ruleset import SetupError
 from companion.table import Outcome, Table
 from companion.text import parse_json, render_state, typed_number
@@ -139,7 +139,7 @@ def run(table: Table, stdin: TextIO, stdout: TextIO, language: str = "en") -> in
             table.refresh("console")  # another screen or a script may have moved the game on
             view = {**table.view(with_legal=False).game, "game": table.game_id}
             stdout.write("\n" + render_state(view) + "\n")
-            choices = describe(table.game, language)
+            choices = table.describe(language)
             for number, described in enumerate(choices, 1):
                 usual = "  ←" if described.usual else ""
                 stdout.write(f"  {number:2}) {described.line()}{usual}\n")

@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, TypeVar
 
 from companion.actions import Action, Choice, Rejection
+from companion.describe import Described, describe
 from companion.events import Event
 from companion.game import Game
 from companion.journal import Entry, Head, Journal, JournalDamaged, JournalError, JournalMoved, default_path
@@ -182,6 +183,10 @@ class Table:
 
     def legal_actions(self) -> list[Choice]:
         return self.game.legal_actions()
+
+    def describe(self, language: str = "en") -> list[Described]:
+        """The legal choices of the moment as the ruleset says them for people (screen, console, JSON)."""
+        return describe(self.game, language)
 
     def view(self, *, with_legal: bool = True) -> TableView:
         """The typed view every front end renders (the screen, the console, ``state --json``)."""
