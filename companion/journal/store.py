@@ -64,6 +64,7 @@ from types import TracebackType
 from typing import Any
 from urllib.parse import quote
 
+from companion.actions import is_whole_number
 from companion.journal import schema
 from companion.journal.chain import Head, entry_link, link, root_hash, snapshot_hash
 from companion.journal.errors import (
@@ -282,6 +283,14 @@ def _one_line(text: str, limit: int = 200) -> str:
 def _text(data: bytes) -> str:
     """SQLite text as str; bytes that are not UTF-8 (damage) survive as surrogates and fail their hash."""
     return data.decode("utf-8", "surrogateescape")
+
+
+def _snapshot_matches(chain: Sequence[bytes], idx: Any, state_json: Any, stored: Any) -> bool:
+    """True if a stored snapshot belongs to the line ``chain`` and is as it was written."""
+    return (
+        is_whole_number(idx) and 0 <= idx < len(chain) and isinstance(state_json, str)
+        and snapshot_hash(chain[idx], state_json) == stored
+    )
 
 
 def _problem(exc: sqlite3.Error) -> str:
@@ -848,10 +857,7 @@ class Journal:
             (game_id, at_most),
         )
         for idx, state_json, stored in rows:
-            if (
-                isinstance(idx, int) and 0 <= idx < len(chain) and isinstance(state_json, str)
-                and snapshot_hash(chain[idx], state_json) == stored
-            ):
+            if _snapshot_matches(chain, idx, state_json, stored):
                 state = self._loads(state_json, "snapshot")
                 if isinstance(state, dict):
                     return idx, state
@@ -1117,7 +1123,7 @@ class Journal:
 
     @staticmethod
     def _check_snapshot_idx(idx: Any, length: int, *, exact: bool = False) -> None:
-        if not isinstance(idx, int) or isinstance(idx, bool) or not 0 <= idx <= length or (exact and idx != length):
+        if not is_whole_number(idx) or not 0 <= idx <= length or (exact and idx != length):
             raise JournalError(f"snapshot index {idx!r} is outside the game (0..{length})")
 
     def put_snapshot(self, game_id: int, idx: int, state: dict[str, Any]) -> None:
@@ -1265,8 +1271,7 @@ class Journal:
             idx for idx, state_json, stored in conn.execute(
                 "SELECT idx, state, hash FROM snapshots WHERE game_id = ?", (game_id,)
             ).fetchall()
-            if not (isinstance(idx, int) and 0 <= idx < len(chain) and isinstance(state_json, str)
-                    and snapshot_hash(chain[idx], state_json) == stored)
+            if not _snapshot_matches(chain, idx, state_json, stored)
         ]
         for idx in bad:
             conn.execute("DELETE FROM snapshots WHERE game_id = ? AND idx = ?", (game_id, idx))
@@ -1312,7 +1317,7 @@ class Journal:
         if data["format"] != EXPORT_FORMAT:
             raise bad("format", f"must be {EXPORT_FORMAT!r}, got {_one_line(repr(data['format']), 60)}")
         version = data["version"]
-        if not isinstance(version, int) or isinstance(version, bool):
+        if not is_whole_number(version):
             raise bad("version", f"must be an integer, got {_type_name(version)}")
         if version > EXPORT_VERSION:
             raise bad(
