@@ -9,6 +9,8 @@ Measured per ruleset:
 - check: ``Journal.check_file()`` on the 10,000-action journal, run on demand by
   ``companion check`` (SQLite's whole-file ``PRAGMA quick_check`` and every chain);
 - undo: one undo at 10,000 actions (each followed by a redo, not timed);
+- history: the first ``Table.series()`` of the 10,000-action game (one replay), then
+  the point each action adds; describe: the legal choices said for people, per action;
 - bot games/s: complete 4-player bot games on one core, without the journal.
 
 Then, for both rulesets, the season rows of ``benchmarks/season.py``: the game
@@ -32,7 +34,9 @@ from typing import Any
 
 from companion import bots
 from companion.actions import IntRange
+from companion.describe import describe
 from companion.game import Game
+from companion.history import History
 from companion.journal import Journal
 from companion.table import Table
 import season  # benchmarks/season.py, next to this script
@@ -139,6 +143,7 @@ def measure(ruleset: str, workdir: str, bot_seconds: float) -> list[tuple[str, s
     table.close()
     rows.append(("undo at 10,000 actions, median", ms(statistics.median(undos))))
     rows.append(("undo at 10,000 actions, p99", ms(percentile(undos, 0.99))))
+    rows.extend(measure_history(os.path.join(workdir, f"{ruleset}-10000.db")))
 
     rng = random.Random(1)
     games = actions = 0
@@ -151,6 +156,34 @@ def measure(ruleset: str, workdir: str, bot_seconds: float) -> list[tuple[str, s
     rows.append(("4-player bot games per second", f"{games / elapsed:.0f}"))
     rows.append(("actions per bot game, mean", f"{actions / games:.0f}"))
     return rows
+
+
+def measure_history(path: str) -> list[tuple[str, str]]:
+    """The charts' series (companion/history.py) and the described choices (companion/describe.py) of a long game:
+    the first ``Table.series()`` replays the line once; after that each action adds one point."""
+    table = Table.open(path)
+    start = time.perf_counter()
+    table.series()
+    first = time.perf_counter() - start
+    setup, actions = table.game.setup, table.journal.actions(table.game_id)
+    table.close()
+    game = Game(setup)
+    series = History.start(game)
+    appends, describes = [], []
+    for action in actions:
+        game.apply_trusted(action)
+        start = time.perf_counter()
+        series.append(game, action)
+        appends.append(time.perf_counter() - start)
+        start = time.perf_counter()
+        describe(game, "de")
+        describes.append(time.perf_counter() - start)
+    return [
+        (f"Table.series() for charts, first call at {len(actions):,} actions (one replay)", ms(first)),
+        ("Table.series() for charts, the point one action adds, median", f"{statistics.median(appends) * 1e6:.1f} µs"),
+        ("describe the legal choices (de), median", ms(statistics.median(describes))),
+        ("describe the legal choices (de), p99", ms(percentile(describes, 0.99))),
+    ]
 
 
 def record(lines: list[str], machine: str) -> Path:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any, Iterable
 
-from companion import registry
+from companion import correction, registry
 from companion.actions import Action, Choice, Rejection, diagnose
 from companion.events import Event
 from companion.state import State
@@ -40,6 +40,8 @@ class Game:
         """Why ``action`` is refused now, or None if it is legal (C6)."""
         if self.state.finished:
             return Rejection("game_over")
+        if correction.is_correction(action):  # the banker's correction, outside the legal list
+            return correction.check(self.state, action, self.rules.currency)
         names = [p.name for p in self.state.players]
         rejection = diagnose(self.legal_actions(), action, names)
         if rejection is None:
@@ -55,7 +57,10 @@ class Game:
 
     def apply_trusted(self, action: Action) -> list[Event]:
         """Apply an action already known to be legal (replaying a checked journal)."""
-        events = self.rules.apply(self.state, action)
+        if action["type"] == correction.CORRECTION:
+            events = correction.apply(self.state, action, self.rules.currency, self.rules.name)
+        else:
+            events = self.rules.apply(self.state, action)
         self.actions.append(action)
         if self.state.finished and self.state.ranking is None:
             self.state.ranking = self.rules.ranking(self.state)

@@ -125,6 +125,10 @@ class Ruleset(ABC):
     def market(self, state: State, company: str) -> dict[str, Any]:
         """A company's market: at least ``exchange`` (count there), ``buy`` and ``sell`` (next prices or None)."""
 
+    def prices(self, state: State) -> dict[str, int]:
+        """The prices a chart follows over the game, by company (Die Börse's six); none by default."""
+        return {}
+
     @abstractmethod
     def ranking(self, state: State) -> list[list[int]]:
         """The final ranking, best first; players sharing a place share a list."""

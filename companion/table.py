@@ -23,18 +23,21 @@ True
 
 from __future__ import annotations
 
+import json
 import os
 import queue
 import random
 import secrets
 from concurrent.futures import Future
 from dataclasses import dataclass, field
-from typing import Any, Callable, TypeVar
+from typing import Any, Callable, Mapping, TypeVar
 
 from companion.actions import Action, Choice, Rejection
+from companion.correction import correction
 from companion.describe import Described, describe
 from companion.events import Event
 from companion.game import Game
+from companion.history import History, replay
 from companion.journal import Entry, Head, Journal, JournalDamaged, JournalError, JournalMoved, default_path
 from companion.state import State
 
@@ -81,6 +84,11 @@ class TableView:
 Subscriber = Callable[[Outcome], None]
 
 
+def _as_json(state: State) -> str:
+    """A state as canonical JSON text, to compare states reached in different ways (replay, snapshot)."""
+    return json.dumps(state.to_json(), sort_keys=True)
+
+
 class Table:
     """One open game with its journal; see the module docstring."""
 
@@ -90,6 +98,8 @@ class Table:
         self.game_id = game_id
         self._subscribers: list[Subscriber] = []
         self._inbox: queue.SimpleQueue[tuple[str, Any, str, Future[Outcome]]] = queue.SimpleQueue()
+        self._history: History | None = None
+        """Made at the first :meth:`series`, then kept up to date by every change."""
         self.game = self._read()
         if self.writable:
             journal.set_last_game(game_id)
@@ -195,6 +205,20 @@ class Table:
             self.game.view(with_legal=with_legal),
         )
 
+    def series(self) -> History:
+        """Every player's fortune (and the prices) after every action, for the charts.
+
+        The first call replays the line once; after that each submit, undo, redo
+        and reload keeps it up to date, so asking on every redraw costs nothing.
+        """
+        if self._history is None:
+            made, end = replay(self.game.setup, self.actions())
+            if _as_json(end.state) != _as_json(self.game.state):  # another writer moved the line meanwhile
+                self._reload("journal")
+                made = replay(self.game.setup, self.actions())[0]
+            self._history = made
+        return self._history
+
     def subscribe(self, subscriber: Subscriber) -> Callable[[], None]:
         """Call ``subscriber(outcome)`` after every committed change; returns a function to unsubscribe."""
         self._subscribers.append(subscriber)
@@ -216,6 +240,7 @@ class Table:
 
     def _reload(self, source: str) -> Outcome:
         """Read the game again after another writer changed it, and tell the subscribers."""
+        self._history = None  # made again when next asked for: the line may have changed anywhere
         try:
             self.game = self._read()
         except JournalError as error:
@@ -270,6 +295,8 @@ class Table:
             return head
         self._chain.append(head.hash)
         self.redo_depth = 0
+        if self._history is not None:
+            self._history.append(self.game, action)
         return self._tell(Outcome(True, action, events, source=source))
 
     def undo(self, source: str = "banker") -> Outcome:
@@ -291,6 +318,8 @@ class Table:
             self.game = self._rebuild(head.length)
         except JournalMoved:
             return self._reload(source)
+        if self._history is not None:
+            self._history.truncate(head.length)
         return self._tell(Outcome(True, {"type": "undo", "undone": action}, source=source))
 
     def redo(self, source: str = "banker") -> Outcome:
@@ -310,12 +339,32 @@ class Table:
         events = self.game.apply_trusted(action)
         self._chain.append(head.hash)
         self.redo_depth -= 1
+        if self._history is not None:
+            self._history.append(self.game, action)
         if head.length % SNAPSHOT_EVERY == 0:
             try:
                 self.journal.commit_snapshot(self.game_id, self.game.state.to_json(), expect=head)
             except JournalError:
                 pass  # the redo itself is saved; a missing snapshot only costs time when opening
         return self._tell(Outcome(True, {"type": "redo", "redone": action}, events, source=source))
+
+    def correct(
+        self,
+        player: int,
+        *,
+        cash: int | None = None,
+        shares: Mapping[str, int] | None = None,
+        reason: str,
+        source: str = "banker",
+    ) -> Outcome:
+        """The banker's correction (:mod:`companion.correction`): set a player's cash and/or shares.
+
+        The difference moves to or from the bank and the exchange; the reason
+        goes into the journal and the log. The screen asks for the PIN first.
+        Refused with a sentence if a value would be negative or the bank or
+        exchange cannot cover it.
+        """
+        return self.submit(correction(player, cash=cash, shares=shares, reason=reason), source)
 
     def deal_chance(self, source: str = "app") -> Outcome | None:
         """Make the action of chance the rules ask for now (a deck shuffle) with a secure random source.

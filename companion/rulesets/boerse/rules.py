@@ -153,6 +153,7 @@ class Rules(Ruleset):
         # Choices are immutable: games with the same interest rate share them (speed).
         self._cache: dict[Any, Choice] = self._shared_choices.setdefault(("choices", self.interest), {})
         self._card_choices = [] if self.virtual else self._make_card_choices()
+        self._described_cards: dict[tuple[str, str], Described] = {}
         seats = range(len(players))
         self._rolls = [Choice("roll", p, params={"value": IntRange(1, 6)}) for p in seats]
         self._end_turns = [Choice("end_turn", p) for p in seats]
@@ -818,6 +819,10 @@ class Rules(Ruleset):
             value += sum(count * prices[c] for c, count in p.shares.items())
         return value
 
+    def prices(self, state: State) -> dict[str, int]:
+        """The six prices on the price track (B3), in the order of the packages."""
+        return dict(state.data["prices"])
+
     def ranking(self, state: State) -> list[list[int]]:
         # B13, B17: by fortune, ties share a place; the bankrupt below, in reverse order of bankruptcy.
         return rank(state, {seat: self.fortune(state, seat) for seat in state.active_players()})
@@ -910,8 +915,12 @@ class Rules(Ruleset):
             key = "boerse.choice.pick_rise" if change > 0 else "boerse.choice.pick_fall"
             return Described(choice, render(key, {"amount": money(abs(change), cur, language)}, language),
                              Group.TURN, "company", options)
-        if kind == "card":
-            return self._describe_card(choice, language)
+        if kind == "card":  # the same every time: described once per language
+            card_key = (str(choice.fixed["effect"]), language)
+            card = self._described_cards.get(card_key)
+            if card is None:
+                card = self._described_cards[card_key] = self._describe_card(choice, language)
+            return card
         if kind == "accept_offer" or kind == "decline_offer":
             offer = choice.info if kind == "accept_offer" else state.turn["offer"]
             price = offer["price"]
