@@ -16,7 +16,7 @@ import sys
 from pathlib import Path
 from typing import Any, NoReturn, Sequence
 
-from companion import bots, console, registry
+from companion import backup, bots, console, registry
 from companion.actions import Rejection
 from companion.game import Game
 from companion.journal import Journal, JournalError, default_path
@@ -32,7 +32,7 @@ BROKEN_PIPE = 141
 LARGEST_ID = 2**63 - 1
 """The largest game number SQLite can hold."""
 
-PATH_ARGUMENTS = ("db", "file", "script", "out", "board")
+PATH_ARGUMENTS = ("db", "file", "script", "out", "board", "dir")
 JSON_HELP = "print one JSON line per action: accepted, the reason code of a refusal, the events"
 """Arguments naming files: any bytes the system allows; every other argument must be UTF-8 text."""
 
@@ -220,6 +220,15 @@ def build_parser() -> argparse.ArgumentParser:
         "prefix of the game given with --game and say what was dropped."))
     p.add_argument("--backup", type=Path, metavar="FILE", help="where the backup goes (default: next to the journal)")
     p.set_defaults(run=cmd_repair)
+
+    p = sub.add_parser("backup", help="copy the journal with SQLite's backup API and keep the last N copies", description=(
+        "Copy the whole journal with SQLite's backup API (never a file copy; safe while a game is being played), "
+        "check that the copy opens as a sound journal, and remove the oldest backups beyond --keep. "
+        "Exit status 1 if the copy is not sound (then nothing older is removed)."))
+    p.add_argument("--keep", type=_bounded(1, 100_000), default=backup.DEFAULT_KEEP, metavar="N",
+                   help=f"how many backups to keep (default: {backup.DEFAULT_KEEP})")
+    p.add_argument("--dir", type=Path, metavar="DIR", help="where the backups go (default: backups/ beside the journal)")
+    p.set_defaults(run=cmd_backup)
 
     p = sub.add_parser("import", help="load a game from an exported JSON file; it becomes the current game")
     p.add_argument("file")
@@ -526,6 +535,12 @@ def cmd_repair(args: argparse.Namespace) -> int:
         report = journal.repair(args.game, args.backup)
     print(report.sentence())
     return 0
+
+
+def cmd_backup(args: argparse.Namespace) -> int:
+    report = backup.make_backup(args.db or default_path(), args.dir, keep=args.keep)
+    print(report.sentence())
+    return 0 if report.sound else 1
 
 
 def cmd_import(args: argparse.Namespace) -> int:
