@@ -24,7 +24,7 @@ from companion.messages import LANGUAGES
 from companion.ruleset import SetupError
 from companion.table import Outcome, Table
 
-from companion.text import choices_text, decode_line, parse_json, render_state, utf8
+from companion.text import choices_text, decode_line, parse_json, render_state, typed_number, utf8
 
 BROKEN_PIPE = 141
 """The status of a command whose reader went away (128 + SIGPIPE), as for other tools in a pipe."""
@@ -178,6 +178,16 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("action", help='e.g. \'{"type": "end_turn", "player": 0}\'')
     p.add_argument("--json", action="store_true", help=JSON_HELP)
     p.set_defaults(run=cmd_act)
+
+    p = sub.add_parser("correct", help="the banker's correction: set a player's cash or shares, with a reason", description=(
+        "Set a player's cash and/or holdings; the difference moves to or from the bank and the exchange "
+        "(docs/actions.md). Journaled and logged as a correction."))
+    p.add_argument("--player", type=_bounded(0, 99), required=True, metavar="SEAT", help="0-based seat, as in actions")
+    p.add_argument("--cash", type=_bounded(-10**12, 10**12), metavar="AMOUNT", help="the cash the player should have")
+    p.add_argument("--shares", action="append", default=[], metavar="COMPANY=COUNT", help="a holding the player should have")
+    p.add_argument("--reason", required=True, help="why, in one line (it goes into the log)")
+    p.add_argument("--json", action="store_true", help=JSON_HELP)
+    p.set_defaults(run=cmd_correct)
 
     p = sub.add_parser("deal", help="let the app make the action of chance due now", description=(
         "Make the action of chance the rules ask for now with a secure random source, as the console's '?' does: "
@@ -396,6 +406,22 @@ def cmd_act(args: argparse.Namespace) -> int:
     table = _open(args)
     try:
         return _report(table.submit(action, source="cli"), args.lang, args.json)
+    finally:
+        table.close()
+
+
+def cmd_correct(args: argparse.Namespace) -> int:
+    shares: dict[str, int] = {}
+    for pair in args.shares:
+        company, _, count = pair.partition("=")
+        number = typed_number(count.strip())
+        if not company.strip() or number is None:
+            raise UsageError(f"--shares {pair}: write COMPANY=COUNT, e.g. --shares 7=2")
+        shares[company.strip()] = number
+    table = _open(args)
+    try:
+        outcome = table.correct(args.player, cash=args.cash, shares=shares, reason=args.reason, source="cli")
+        return _report(outcome, args.lang, args.json)
     finally:
         table.close()
 

@@ -21,6 +21,7 @@ the banker's PIN first; the engine records the reason.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from companion.actions import Action, Rejection, is_whole_number
@@ -48,6 +49,40 @@ def correction(player: int, *, cash: int | None = None, shares: Mapping[str, int
     if shares:
         action["shares"] = dict(shares)
     return action
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What a correction may set for one player: the steppers of the screen's correction dialog."""
+
+    player: int
+    cash: int
+    """The cash now."""
+    most_cash: int | None
+    """The most cash the bank can make it (cash + the bank's; B2), None when the bank pays any amount (T5)."""
+    shares: Mapping[str, tuple[int, int]]
+    """By company: the holding now and the most it can be (held + those at the exchange or bank)."""
+
+
+def limits(state: State) -> list[Limits]:
+    """The correction limits of every player still in the game; none while a payment waits (it is settled first).
+
+    >>> from companion.game import Game
+    >>> game = Game({"ruleset": "boerse", "players": ["Anna", "Bernd"], "options": {"deck": "real"}})
+    >>> first = limits(game.state)[0]
+    >>> first.cash, first.most_cash, first.shares["Stahl"]
+    (700, 67250, (0, 4))
+    """
+    if state.debt is not None or state.finished:
+        return []
+    out = []
+    for seat, player in enumerate(state.players):
+        if not player.active:
+            continue
+        most = None if state.bank_cash is None else player.cash + state.bank_cash
+        shares = {c: (player.holding(c), player.holding(c) + state.bank_shares[c]) for c in state.companies}
+        out.append(Limits(seat, player.cash, most, shares))
+    return out
 
 
 def is_correction(action: Any) -> bool:

@@ -205,3 +205,47 @@ def test_the_command_line_takes_a_correction_and_the_log_shows_it(tmp_path, caps
     assert cli.main(["--db", db, "--lang", "de", "log"]) == 0
     out = capsys.readouterr().out
     assert "1. Korrektur durch den Bankhalter für Anna: Bargeld 2000 → 1500 Rubin (fee paid twice)." in out
+
+
+def test_companion_correct(tmp_path, capsys) -> None:
+    from companion import cli
+
+    db = str(tmp_path / "games.db")
+    assert cli.main(["--db", db, "new", "--ruleset", "boerse", "--players", "Anna", "Bernd"]) == 0
+    args = ["--db", db, "correct", "--player", "1", "--cash", "600", "--shares", "Bau=2", "--reason", "handed over by hand"]
+    capsys.readouterr()
+    assert cli.main(args) == 0
+    out = capsys.readouterr().out
+    assert "Correction by the banker for Bernd: cash 700 → 600 DM (handed over by hand)." in out
+    table = Table.open(db)
+    assert table.state.players[1].cash == 600 and table.state.players[1].shares == {"Bau": 2}
+    assert money_in_the_box(table.game) == TOTAL  # B2
+    table.close()
+    assert cli.main(["--db", db, "--lang", "hu", "correct", "--player", "0", "--cash", "-5", "--reason", "x"]) != 0
+    assert "A készpénz nem lehet nullánál kevesebb (-5)." in capsys.readouterr().err
+    assert cli.main(["--db", db, "correct", "--player", "0", "--shares", "Bau", "--reason", "x"]) != 0
+    assert "write COMPANY=COUNT" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("setup", [BOERSE, TOZSDE], ids=["boerse", "tozsde"])
+def test_the_limits_are_exactly_what_a_correction_accepts(setup) -> None:
+    """The correction dialog's steppers: the most is accepted, one more refused (B2 bank, the exchange's shares)."""
+    from companion.correction import limits
+
+    game = played(setup, 9, 30)
+    while game.state.debt is not None:
+        game.apply_trusted(bots.choose(game, random.Random(0)))
+    found = limits(game.state)
+    assert [lim.player for lim in found] == [s for s, p in enumerate(game.state.players) if p.active]
+    for lim in found:
+        assert lim.cash == game.state.players[lim.player].cash
+        if lim.most_cash is None:
+            assert setup is TOZSDE  # T5: the exchange pays any amount
+        else:
+            assert game.check(correction(lim.player, cash=lim.most_cash, reason="r")) is None
+            assert game.check(correction(lim.player, cash=lim.most_cash + 1, reason="r")).code == "correction.bank_short"
+        for company, (held, most) in lim.shares.items():
+            assert held == game.state.players[lim.player].holding(company)
+            if most != held:
+                assert game.check(correction(lim.player, shares={company: most}, reason="r")) is None
+            assert game.check(correction(lim.player, shares={company: most + 1}, reason="r")).code == "correction.exchange_short"
