@@ -309,9 +309,9 @@ def out_of_range(kind: str, name: str, value: Any, spec: ParamSpec) -> Rejection
     """The refusal of a value outside its limits, said as a person would (C6).
 
     >>> str(out_of_range("bet", "stake", 1100, IntRange(500, 1000, 100)))
-    "The stake of 'bet' must be from 500 to 1000 in steps of 100, not 1100."
+    "The stake of 'bet' must be from 500 to 1,000 in steps of 100, not 1100."
     >>> out_of_range("bet", "stake", 1100, IntRange(500, 1000, 100)).message("de")
-    "stake von 'bet' muss zwischen 500 und 1000 in Schritten von 100 liegen, nicht 1100."
+    "stake von 'bet' muss zwischen 500 und 1.000 in Schritten von 100 liegen, nicht 1100."
     """
     params: dict[str, Any] = {"type": kind, "field": name, "value": value, "shown": shown(value), "limits": spec.to_json()}
     if isinstance(spec, IntRange):

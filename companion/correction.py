@@ -27,7 +27,7 @@ from typing import Any
 from companion.actions import Action, Rejection, is_whole_number
 from companion.events import Event
 from companion.ledger import move_shares, transfer
-from companion.messages import CATALOGUE
+from companion.messages import has
 from companion.state import BANK, State
 
 CORRECTION = "correction"
@@ -143,7 +143,7 @@ def apply(state: State, action: Mapping[str, Any], currency: str, ruleset: str) 
     A ruleset may say the shares line its own way (``<ruleset>.correction.shares``: "company 7").
     """
     shares_key = f"{ruleset}.correction.shares"
-    if shares_key not in CATALOGUE["en"]:
+    if not has(shares_key, "en"):
         shares_key = "correction.shares"
     seat: int = action["player"]
     player = state.players[seat]

@@ -29,7 +29,7 @@ from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
 from companion.actions import Action, Choice, IntRange, OneOf
-from companion.messages import counted, money, render
+from companion.messages import money, render
 
 if TYPE_CHECKING:
     from companion.game import Game
@@ -210,7 +210,7 @@ def share_options(prices: list[int], currency: str, language: str) -> tuple[Opti
     options, total = [], 0
     for count, price in enumerate(prices, 1):
         total += price
-        text = render(counted("option.shares", count), {"count": count, "amount": money(total, currency, language)}, language)
+        text = render("option.shares", {"count": count, "amount": money(total, currency, language)}, language)
         options.append(Option(count, text, total))
     return tuple(options)
 

@@ -2,7 +2,8 @@
 
 A ruleset is a folder under ``companion/rulesets/`` (or any package named
 by a ``companion.rulesets`` entry point): ``ruleset.json`` with the amounts
-and the options with their defaults, a board file, ``messages.json``, and
+and the options with their defaults, a board file, its texts in
+``locale/<language>/LC_MESSAGES/<name>.po`` (or a ``messages.json``), and
 ``rules.py`` with a ``Rules`` class for what data cannot say. The core never
 names a game.
 """
@@ -18,7 +19,7 @@ from typing import Any, ClassVar, Mapping
 from companion.actions import Action, Choice, Rejection, is_whole_number, shown
 from companion.describe import USUAL_ORDER, Described, generic, mark_usual
 from companion.events import Event
-from companion.messages import register, render
+from companion.messages import register_package, render
 from companion.state import State
 
 
@@ -60,7 +61,7 @@ class Ruleset(ABC):
 
     def __init__(self, setup: dict[str, Any]) -> None:
         self.data = self.read_json("ruleset.json")
-        register(self.read_json("messages.json"))
+        register_package(self.package, self.currency)
         defaults = self.data.get("options", {})
         options = dict(setup.get("options") or {})
         unknown = sorted(set(options) - set(defaults))

@@ -11,6 +11,7 @@ import pytest
 
 from companion.actions import IntRange, OneOf
 from companion.game import Game
+from companion.messages import render
 from companion.rulesets.boerse import deck
 from companion.rulesets.boerse.deck import close_window, random_deck_order
 from tests.test_boerse_support import (
@@ -98,8 +99,10 @@ def test_the_top_card_is_drawn_and_goes_back_under_the_deck():
     events = land(game, RISK)
     assert game.state.data["drawn"] == 1 and game.state.data["last_card"] == first
     assert keys(events) == ["rolled", "moved", "card_drawn", "bank_paid"]
-    assert texts(events)[2] == "Anna draws a risk card: " + CARDS[first]["text"]["en"]
-    assert events[2].text("de") == "Anna zieht eine Risikokarte: " + CARDS[first]["text"]["de"]
+    # the card's text is in the catalogue (boerse.card.K05), its amount as each language writes it
+    assert texts(events)[2] == "Anna draws a risk card: Lottery win: the bank pays you 1,000 DM."
+    assert events[2].text("de") == "Anna zieht eine Risikokarte: Lottogewinn: Die Bank zahlt Ihnen 1.000 DM."
+    assert events[2].text("hu") == "Anna kockázati kártyát húz: Lottónyeremény: a bank 1\u00a0000 DM-et fizet neked."
     assert game.state.players[0].cash == 1700
     game.apply({"type": "end_turn", "player": 0})
     land(game, RISK)
@@ -130,7 +133,10 @@ def test_the_view_counts_the_cards_before_boersenschluss_can_come():
     land(game, RISK)
     deck = game.view()["deck"]
     assert deck["drawn"] == 1 and deck["cards_before_close_possible"] == 24
-    assert deck["last_card_text"] == CARDS[CARD_IDS[0]]["text"]
+    assert set(deck["last_card_text"]) == {"en", "hu", "de"}
+    card = CARDS[CARD_IDS[0]]
+    assert deck["last_card_text"]["de"] == render("boerse.card." + card["id"], {
+        k: abs(v) if k == "amount" else v for k, v in card.items() if k in ("amount", "company", "price")}, "de")
     game.state.data["drawn"] = 30
     assert game.view()["deck"]["cards_before_close_possible"] == 0
 

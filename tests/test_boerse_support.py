@@ -102,7 +102,7 @@ def money(state: State) -> int:
 
 def keys(events: list[Event]) -> list[str]:
     """The event keys, without the ruleset's ``boerse.`` prefix nor the ``_one`` of a single share."""
-    return [e.key.removeprefix("boerse.").removesuffix("_one") for e in events]
+    return [e.key.removeprefix("boerse.") for e in events]
 
 
 def texts(events: list[Event], language: str = "en") -> list[str]:

@@ -46,7 +46,7 @@ def test_buying_pays_the_current_price_to_the_bank_then_the_price_rises_100():
     assert s.bank_cash == bank + 1000
     assert s.players[0].shares == {"Stahl": 2} and s.bank_shares["Stahl"] == 2
     assert s.data["prices"]["Stahl"] == 600  # once per transaction, not per share
-    assert texts(events) == ["Anna bought 2 shares of Stahl for 1000 DM; the price rises to 600 DM."]
+    assert texts(events) == ["Anna bought 2 shares of Stahl for 1,000 DM; the price rises to 600 DM."]
 
 
 def test_several_transactions_each_move_the_price():
@@ -99,8 +99,8 @@ def test_not_enough_cash():
     rejection = game.check({"type": "buy", "player": 0, "company": "Stahl", "count": 2})
     assert rejection.code == "boerse.not_enough_cash"
     assert rejection.params["cost"] == 1000 and rejection.params["cash"] == 700
-    assert "Anna has 700 DM; this costs 1000 DM." == rejection.message()
-    assert "Anna hat 700 DM; das kostet 1000 DM." == rejection.message("de")
+    assert "Anna has 700 DM; this costs 1,000 DM." == rejection.message()
+    assert "Anna hat 700 DM; das kostet 1.000 DM." == rejection.message("de")
 
 
 def test_unknown_package_is_refused():
@@ -119,7 +119,7 @@ def test_selling_pays_the_current_value_then_the_price_falls_100():
     assert s.players[0].cash == 700 + 1600
     assert s.players[0].shares == {"Auto": 1} and s.bank_shares["Auto"] == 3
     assert s.data["prices"]["Auto"] == 700
-    assert texts(events) == ["Anna sold 2 shares of Auto for 1600 DM; the price falls to 700 DM."]
+    assert texts(events) == ["Anna sold 2 shares of Auto for 1,600 DM; the price falls to 700 DM."]
 
 
 def test_cannot_sell_more_than_held():
@@ -200,7 +200,7 @@ def test_takeover_above_1500_pays_1500_a_share():
     assert s.bank_shares["Stahl"] == 4 and not s.players[1].shares and not s.players[2].shares
     assert s.data["prices"]["Stahl"] == 500
     assert keys(events) == ["price_rose_pick", "takeover", "takeover_paid", "takeover_paid"]
-    assert "Bernd hands in 3 shares of Stahl and receives 4500 DM." in texts(events)
+    assert "Bernd hands in 3 shares of Stahl and receives 4,500 DM." in texts(events)
     assert money(s) == TOTAL
 
 

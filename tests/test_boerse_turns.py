@@ -82,7 +82,7 @@ def test_passing_start_stops_there_and_pays_the_dividend():
     assert keys(events) == ["rolled", "reached_start", "dividend"]
     # six prices of 500 add up to 3000 → 200 DM (B9 house default table)
     assert game.state.players[0].cash == 900
-    assert "the six prices add up to 3000 DM; the bank pays Anna 200 DM" in texts(events)[2]
+    assert "the six prices add up to 3,000 DM; the bank pays Anna 200 DM" in texts(events)[2]
     assert game.state.phase == "after"
 
 
@@ -288,7 +288,7 @@ def test_a_payment_waits_while_the_debtor_sells_even_after_the_roll():
     events = game.apply({"type": "card", "effect": "tax", "amount": 1000})
     s = game.state
     assert s.phase == "debt" and s.debt.debtor == 0 and s.debt.total() == 1000
-    assert texts(events)[-1] == "Anna must pay 1000 DM but has only 700 DM: sell shares or borrow."
+    assert texts(events)[-1] == "Anna must pay 1,000 DM but has only 700 DM: sell shares or borrow."
     assert legal_types(game) == {"sell", "borrow"}
     events = game.apply({"type": "sell", "player": 0, "company": "Bau", "count": 1})
     assert keys(events) == ["sold", "debt_paid"]
@@ -337,7 +337,7 @@ def test_hopeless_debt_means_bankruptcy_at_once():
     assert s.finished and s.end_reason == "last_player"
     assert s.ranking == [[1], [0]]
     assert money(s) == TOTAL
-    assert "Anna cannot pay 3000 DM and is bankrupt: 2500 DM go to the creditor" in texts(events)[-2]
+    assert "Anna cannot pay 3,000 DM and is bankrupt: 2,500 DM go to the creditor" in texts(events)[-2]
 
 
 def test_bankruptcy_counts_sales_and_the_rest_of_the_credit_line():

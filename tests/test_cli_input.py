@@ -121,7 +121,7 @@ def test_deep_json_is_refused_everywhere(capsys, db, tmp_path):
 def test_an_integer_of_thousands_of_digits_is_refused(capsys, db, tmp_path):
     started(capsys, db)
     err = refused(capsys, db, "act", f'{{"type": "roll", "value": {LONG_NUMBER}}}')
-    assert "more than 4300 digits" in err
+    assert "more than 4,300 digits" in err
     assert "game number" in refused(capsys, db, "--game", "99999999999999999999", "state")
     assert "value" in refused(capsys, db, "roll", LONG_NUMBER)
 

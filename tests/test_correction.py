@@ -122,10 +122,10 @@ def test_the_log_line_says_it_was_a_correction_with_its_reason() -> None:
     game = Game(TOZSDE)
     events = game.apply(correction(1, cash=2500, shares={"7": 2}, reason="rent paid twice"))
     assert [e.text("en") for e in events] == [
-        "Correction by the banker for Béla: cash 2000 → 2500 Rubin (rent paid twice).",
+        "Correction by the banker for Béla: cash 2,000 → 2,500 Rubin (rent paid twice).",
         "Correction by the banker for Béla: company 7, 0 → 2 shares (rent paid twice).",
     ]
-    assert events[0].text("hu") == "A bankár javítása (Béla): készpénz 2000 → 2500 Rubin (rent paid twice)."
+    assert events[0].text("hu") == "A bankár javítása (Béla): készpénz 2\u00a0000 → 2\u00a0500 Rubin (rent paid twice)."
     assert events[1].text("de") == "Korrektur durch den Bankhalter für Béla: Firma 7, 0 → 2 Aktien (rent paid twice)."
     assert game.state.bank_shares["7"] == 3
 
@@ -140,9 +140,9 @@ REFUSALS = [
       "hu": "A(z) Bau részvények száma nem lehet nullánál kevesebb (-1).",
       "de": "Aktien von Bau können nicht unter null gesetzt werden (-1)."}),
     ("bank short", dict(cash=70_000), "correction.bank_short",
-     {"en": "The bank holds only 65850 DM; it cannot pay 69300 DM more.",
-      "hu": "A banknál csak 65850 DM van; nem tud még 69300 DM összeget fizetni.",
-      "de": "Die Bank hat nur 65850 DM; sie kann nicht 69300 DM mehr zahlen."}),
+     {"en": "The bank holds only 65,850 DM; it cannot pay 69,300 DM more.",
+      "hu": "A banknál csak 65\u00a0850 DM van; nem tud még 69\u00a0300 DM összeget fizetni.",
+      "de": "Die Bank hat nur 65.850 DM; sie kann nicht 69.300 DM mehr zahlen."}),
     ("exchange short", dict(shares={"Bau": 5}), "correction.exchange_short",
      {"en": "Only 4 shares of Bau are at the exchange: Anna cannot receive 5 more.",
       "hu": "A tőzsdén csak 4 Bau részvény van: Anna nem kaphat még 5 darabot.",
@@ -204,7 +204,7 @@ def test_the_command_line_takes_a_correction_and_the_log_shows_it(tmp_path, caps
     capsys.readouterr()
     assert cli.main(["--db", db, "--lang", "de", "log"]) == 0
     out = capsys.readouterr().out
-    assert "1. Korrektur durch den Bankhalter für Anna: Bargeld 2000 → 1500 Rubin (fee paid twice)." in out
+    assert "1. Korrektur durch den Bankhalter für Anna: Bargeld 2.000 → 1.500 Rubin (fee paid twice)." in out
 
 
 def test_companion_correct(tmp_path, capsys) -> None:

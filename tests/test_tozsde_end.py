@@ -32,7 +32,7 @@ def test_t8_debt_waits_until_the_roller_has_sold_enough():
     give_shares(game, 1, "9", 5)  # Béla holds all of company 9
     set_cash(game, 0, 1000)
     events = land(game, first_site("9"))  # rent 1500
-    assert "Anna must pay 1500 Rubin but has 1000 Rubin in cash: shares must be sold first." in texts(events)
+    assert "Anna must pay 1,500 Rubin but has 1,000 Rubin in cash: shares must be sold first." in texts(events)
     assert game.state.debt is not None and game.state.debt.total() == 1500
     assert legal_types(game) == {"sell"}
     rejection = game.check({"type": "end_turn", "player": 0})
@@ -51,13 +51,13 @@ def test_t8_debt_settles_automatically_after_the_covering_sale():
     set_cash(game, 0, 100)
     land(game, first_site("9"))  # rent 1500, cash 100
     events = game.apply({"type": "sell", "player": 0, "company": "3", "count": 1})  # +1200 → 1300
-    assert game.state.debt is not None and keys(events) == ["tozsde.sold_one"]
+    assert game.state.debt is not None and keys(events) == ["tozsde.sold"]
     events = game.apply({"type": "sell", "player": 0, "company": "1", "count": 1})  # +1200 → 2500
     assert game.state.debt is None
     assert game.state.players[0].cash == 1000 and game.state.players[1].cash == 3500
     assert texts(events)[1:] == [
-        "Anna paid Béla 1500 Rubin rent for 5 shares of company 9.",
-        "Anna has paid the 1500 Rubin owed.",
+        "Anna paid Béla 1,500 Rubin rent for 5 shares of company 9.",
+        "Anna has paid the 1,500 Rubin owed.",
     ]
     assert legal_types(game) == {"sell", "end_turn"}
 
@@ -88,7 +88,7 @@ def test_t8_rent_to_several_holders_waits_while_the_fortune_covers_it():
     assert game.view()["debt"]["claims"] == [[1, 600], [2, 300]]
     events = game.apply({"type": "sell", "player": 0, "company": "11", "count": 1})
     assert [p.cash for p in game.state.players] == [400, 2600, 2300]
-    assert keys(events) == ["tozsde.sold_one", "tozsde.rent_paid", "tozsde.rent_paid_one", "tozsde.debt_settled"]
+    assert keys(events) == ["tozsde.sold", "tozsde.rent_paid", "tozsde.rent_paid", "tozsde.debt_settled"]
 
 
 def test_t10_drop_out_when_the_debt_exceeds_the_fortune():
@@ -106,7 +106,7 @@ def test_t10_drop_out_when_the_debt_exceeds_the_fortune():
     lines = texts(events)
     assert "Anna owes 900 Rubin, more than the whole fortune of 500 Rubin." in lines
     assert "Anna paid Béla 500 Rubin rent" not in " ".join(lines)
-    assert "Anna could pay Béla only 500 of the 600 Rubin due." in lines
+    assert "Anna could pay Béla only 500 Rubin of the 600 Rubin due." in lines
     assert "The Exchange paid Béla the remaining 100 Rubin." in lines
     assert "The Exchange paid Cecil the remaining 300 Rubin." in lines
     assert "Anna dropped out." in lines
@@ -246,11 +246,11 @@ def test_t17_time_called_while_a_payment_waits_settles_it_first():
     events = game.apply({"type": "time_up"})
     assert s.finished and s.end_reason == "time_up" and s.debt is None
     assert keys(events) == [
-        "tozsde.time_up", "tozsde.time_up_debt_first", "tozsde.sold_one", "tozsde.tax_paid", "tozsde.debt_settled",
+        "tozsde.time_up", "tozsde.time_up_debt_first", "tozsde.sold", "tozsde.tax_paid", "tozsde.debt_settled",
         "game_ended",
     ]
     assert texts(events)[1] == (
-        "Anna still owes 2400 Rubin and has 2000 Rubin in cash: shares are sold at the Exchange to pay it "
+        "Anna still owes 2,400 Rubin and has 2,000 Rubin in cash: shares are sold at the Exchange to pay it "
         "before the fortunes are counted (T17)."
     )
     assert s.players[0].cash == 2000 + 1200 - 2400 and s.players[0].holding("1") == 4

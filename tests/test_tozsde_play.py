@@ -16,7 +16,6 @@ from companion.messages import LANGUAGES, render
 
 from tests.test_tozsde_support import setup
 
-MESSAGES = json.loads(resources.files("companion.rulesets.tozsde").joinpath("messages.json").read_text(encoding="utf-8"))
 
 
 def bot_action(game: Game, rng: random.Random) -> dict:
@@ -99,16 +98,6 @@ def test_bots_finish_four_player_games_in_a_few_hundred_actions():
     """The bot hints let random 4-player games end with the last player left, in some hundreds of actions."""
     lengths = [len(play(seed).actions) for seed in range(12)]
     assert statistics.median(lengths) < 1500
-
-
-def test_messages_exist_in_english_hungarian_and_german():
-    """Every message key of the ruleset has an English, a Hungarian and a German text with the same fields."""
-    assert set(MESSAGES) == {"en", "hu", "de"}
-    for key, text in MESSAGES["en"].items():
-        fields = set(re.findall(r"\{(\w+)\}", text))
-        for language in ("hu", "de"):
-            assert key in MESSAGES[language], (key, language)
-            assert set(re.findall(r"\{(\w+)\}", MESSAGES[language][key])) == fields, (key, language)
 
 
 def test_log_line_for_rent():

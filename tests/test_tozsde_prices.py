@@ -118,7 +118,7 @@ def test_t16_buy_needs_the_full_price_in_cash():
     rejection = game.check({"type": "buy", "player": p, "company": "9", "count": 2})
     assert rejection.code == "tozsde.not_enough_cash"
     assert rejection.params["price"] == 1700 and rejection.params["cash"] == 1500
-    assert "1700" in rejection.message() and "1500" in rejection.message()
+    assert "1,700 Rubin" in rejection.message() and "1,500 Rubin" in rejection.message()
 
 
 def test_section4_buy_moves_up_the_ladder_and_pays_the_exchange():

@@ -105,7 +105,7 @@ def test_c3_one_roll_action_for_every_roll():
 
 
 def test_section6_t2_draw_first_then_second_in_order_of_play():
-    """§6/T2: in the order of play each draws a first company, then each a second; 5 + 5 shares and 2000 Rubin."""
+    """§6/T2: in the order of play each draws a first company, then each a second; 5 + 5 shares and 2,000 Rubin."""
     game = Game(setup(3))
     game.apply({"type": "set_order", "order": [2, 0, 1]})
     assert game.state.phase == "draw" and game.state.current == 2
@@ -115,7 +115,7 @@ def test_section6_t2_draw_first_then_second_in_order_of_play():
     for seat, company in sequence:
         assert game.state.current == seat
         events = game.apply({"type": "draw", "player": seat, "company": company})
-    assert "Everyone has received 2000 Rubin. Cecil begins." in texts(events)
+    assert "Everyone has received 2,000 Rubin. Cecil begins." in texts(events)
     s = game.state
     assert s.players[2].shares == {"7": 5, "1": 5}
     assert s.players[0].shares == {"3": 5, "9": 5}

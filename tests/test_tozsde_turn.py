@@ -203,7 +203,7 @@ def test_t9_double_with_three_numbers():
     """§7.3/T9: three numbers called: a win pays twice the stake back (stake included)."""
     game, events = play_bet(1000, [1, 3, 5], 3)
     assert game.state.players[0].cash == 2000 - 1000 + 2000
-    assert "Anna rolled 3 in the casino and receives 2000 Rubin." in texts(events)
+    assert "Anna rolled 3 in the casino and receives 2,000 Rubin." in texts(events)
 
 
 def test_t9_triple_with_two_numbers():
@@ -299,7 +299,7 @@ def test_t13_premium_100_per_share_from_the_exchange():
     give_shares(game, 0, "9", 2)
     events = land(game, fields_of("premium")[0])
     assert game.state.players[0].cash == 2000 + 1200
-    assert "The Exchange paid Anna a premium of 1200 Rubin for 12 shares." in texts(events)
+    assert "The Exchange paid Anna a premium of 1,200 Rubin for 12 shares." in texts(events)
 
 
 # -- §7.6 / T14 tax ----------------------------------------------------------------------------
@@ -318,7 +318,7 @@ def test_t14_tax_on_the_fortune_12300():
     set_cash(game, 0, 12300)
     events = land(game, fields_of("tax")[0])
     assert game.state.players[0].cash == 12300 - 2400
-    assert "Anna's fortune is 12300 Rubin: the tax is 20 % of 12000, 2400 Rubin." in texts(events)
+    assert "Anna's fortune is 12,300 Rubin: the tax is 20 % of 12,000, 2,400 Rubin." in texts(events)
 
 
 def test_t14_tax_counts_the_shares_at_market_value():

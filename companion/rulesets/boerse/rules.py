@@ -33,7 +33,7 @@ from typing import Any, Callable, ClassVar
 from companion.actions import Action, Choice, IntRange, OneOf, ParamSpec, Rejection, is_whole_number
 from companion.describe import Described, Dialog, Group, Option, generic, share_options
 from companion.events import Event
-from companion.messages import counted, money, number, render
+from companion.messages import LANGUAGES, money, number, phrase, render
 from companion.ledger import move_shares, settle_debt, transfer
 from companion.ruleset import Ruleset, SetupError
 from companion.rulesets.boerse.deck import BOERSENSCHLUSS, close_window, random_deck_order, shuffle_spec
@@ -415,7 +415,7 @@ class Rules(Ruleset):
         move_shares(state, c, BANK, p, k)
         prices[c] += self.trade_move
         state.turn.setdefault("traded", {})[c] = "buy"  # B18
-        events.append(Event(counted("boerse.bought", k), {
+        events.append(Event("boerse.bought", {
             "player": self._name(state, p), "count": k, "company": c, "cost": cost, "price": prices[c],
         }))
         self._check_price(state, c, events)
@@ -430,7 +430,7 @@ class Rules(Ruleset):
         prices[c] -= self.trade_move
         if state.phase == Phase.TRADE:  # B18: a sale forced by a payment (B6) bars nothing
             state.turn.setdefault("traded", {})[c] = "sell"
-        events.append(Event(counted("boerse.sold", k), {
+        events.append(Event("boerse.sold", {
             "player": self._name(state, p), "count": k, "company": c, "proceeds": proceeds, "price": prices[c],
         }))
         if not state.finished:
@@ -484,8 +484,6 @@ class Rules(Ruleset):
         state.data["last_card"] = effect
         state.turn["stage"] = Phase.AFTER
         params = {k: v for k, v in effect.items() if k != "effect"}
-        if "amount" in params:
-            params["change"] = f"{params['amount']:+d}"
         events.append(Event("boerse.card_" + effect["effect"], {"player": self._name(state, state.current_seat), **params}))
         self._effect(state, state.current_seat, effect, events)
 
@@ -580,12 +578,8 @@ class Rules(Ruleset):
         elif kind == "risk":
             self._risk(state, p, events)
         elif kind == "event":
-            name = space.get("name")
-            label: dict[str, str] = name if isinstance(name, dict) else {}
             events.append(Event("boerse.event_space", {
-                "player": self._name(state, p), "effect": space["effect"],
-                "text": label.get("en", space["effect"]),
-                "text_de": label.get("de", label.get("en", space["effect"])),
+                "player": self._name(state, p), "effect": space["effect"], "text": self._text(space, "space"),
             }))
             self._effect(state, p, space, events)
         elif kind == "domain":
@@ -595,6 +589,16 @@ class Rules(Ruleset):
             amount = state.pots[FISCUS]
             transfer(state, FISCUS, p, amount)
             events.append(Event("boerse.tax_refund", {"player": self._name(state, p), "amount": amount}))
+
+    @staticmethod
+    def _text(entry: dict[str, Any], kind: str) -> Any:
+        """The text of a card or event space: ``boerse.card.<id>`` in the catalogue, filled with its
+        amounts; a group's own track space may give its ``name`` in several languages instead."""
+        if "id" in entry:
+            params = {k: abs(v) if k == "amount" else v for k, v in entry.items() if k in ("amount", "company", "price")}
+            return phrase(f"boerse.{kind}.{entry['id']}", params)
+        name = entry.get("name")
+        return name if isinstance(name, dict) and "en" in name else entry["effect"]
 
     def _risk(self, state: State, p: int, events: list[Event]) -> None:
         # B10: the top card; it goes back under the deck (the n-th draw is order[n % 38]).
@@ -607,8 +611,7 @@ class Rules(Ruleset):
         state.data["drawn"] += 1
         state.data["last_card"] = card["id"]
         events.append(Event("boerse.card_drawn", {
-            "player": self._name(state, p), "card": card["id"], "text": card["text"]["en"],
-            "text_de": card["text"].get("de", ""),
+            "player": self._name(state, p), "card": card["id"], "text": self._text(card, "card"),
         }))
         self._effect(state, p, card, events)
 
@@ -707,23 +710,28 @@ class Rules(Ruleset):
         prices = state.data["prices"]
         price = prices[c]
         if price > self.takeover_above:
-            events.append(Event("boerse.takeover", {"company": c, "price": price, "pays": self.takeover_pays}))
+            events.append(Event("boerse.takeover", {
+                "company": c, "price": price, "pays": self.takeover_pays, "above": self.takeover_above,
+                "reset": self.reset_price,
+            }))
             # Every holder is paid (what a short bank cannot pay is noted, B14), then the game may end.
             for seat, count in sorted(state.holders(c).items()):
                 move_shares(state, c, seat, BANK, count)
                 due = count * self.takeover_pays
                 paid = transfer(state, BANK, seat, due)
-                events.append(Event(counted("boerse.takeover_paid", count), {
+                events.append(Event("boerse.takeover_paid", {
                     "player": self._name(state, seat), "count": count, "company": c, "amount": paid,
                 }))
                 if paid < due:
                     events.append(Event("boerse.bank_short", {"player": self._name(state, seat), "unpaid": due - paid}))
             prices[c] = self.reset_price
         elif price < self.bankrupt_below:
-            events.append(Event("boerse.package_bankrupt", {"company": c, "price": price}))
+            events.append(Event("boerse.package_bankrupt", {
+                "company": c, "price": price, "below": self.bankrupt_below, "reset": self.reset_price,
+            }))
             for seat, count in sorted(state.holders(c).items()):
                 move_shares(state, c, seat, BANK, count)
-                events.append(Event(counted("boerse.shares_lost", count), {
+                events.append(Event("boerse.shares_lost", {
                     "player": self._name(state, seat), "count": count, "company": c,
                 }))
             prices[c] = self.reset_price
@@ -858,7 +866,8 @@ class Rules(Ruleset):
             "last_card": d["last_card"],
         }
         if self.virtual and d["last_card"] is not None:
-            deck["last_card_text"] = self.cards[d["last_card"]]["text"]
+            text = self._text(self.cards[d["last_card"]], "card")
+            deck["last_card_text"] = {language: render(text["key"], text["params"], language) for language in LANGUAGES}
         view: dict[str, Any] = {
             "exchange_open": not closed,
             "deck": deck,

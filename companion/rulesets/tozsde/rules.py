@@ -22,7 +22,7 @@ from companion import turns
 from companion.actions import Action, Choice, IntRange, OneOf, Permutation, Rejection, is_whole_number
 from companion.describe import Described, Dialog, Group, Option, generic, share_options
 from companion.events import Event
-from companion.messages import counted, money, render
+from companion.messages import money, render
 from companion.ledger import move_shares, pay_claims, pay_or_owe, settle_debt, transfer
 from companion.ruleset import Ruleset, SetupError
 from companion.rulesets.tozsde import layout as board_layout
@@ -373,13 +373,13 @@ class Rules(Ruleset):
     def _may_buy_event(self, state: State, p: int, c: str) -> Event:
         """What the player may buy on a company site, as it is: the exchange's stock and the cash count (§7.1)."""
         k = state.bank_shares[c]
-        params: dict[str, Any] = {"player": state.players[p].name, "company": c, "limit": 0}
+        params: dict[str, Any] = {"player": state.players[p].name, "company": c}
         if k == 0:
             return Event("tozsde.may_buy_site", {**params, "variant": "none_left"})
         n = self._most_to_buy(k, self.site_limit, state.players[p].cash)
         if n == 0:
             return Event("tozsde.may_buy_site", {**params, "variant": "no_cash"})
-        return Event(counted("tozsde.may_buy_site", n), {**params, "limit": n})
+        return Event("tozsde.may_buy_site", {**params, "count": n})
 
     # ------------------------------------------------------------------
     # applying
@@ -534,7 +534,7 @@ class Rules(Ruleset):
             count = state.players[p].total_shares()
             amount = self.premium * count
             transfer(state, BANK, p, amount)
-            events.append(Event(counted("tozsde.premium_paid", count), {"player": name, "amount": amount, "count": count}))
+            events.append(Event("tozsde.premium_paid", {"player": name, "amount": amount, "count": count}))
         elif kind == "tax":
             fortune = self.fortune(state, p)
             amount = self.tax(fortune)
@@ -575,7 +575,7 @@ class Rules(Ruleset):
                 count = detail["counts"][str(creditor)]
                 out.append(
                     Event(
-                        counted("tozsde.rent_paid", count),
+                        "tozsde.rent_paid",
                         {
                             "payer": name,
                             "payee": state.players[creditor].name,
@@ -630,7 +630,7 @@ class Rules(Ruleset):
         turns.eliminate(state, p)
         events.append(Event("player_out", {"player": player.name, "seat": p}))
         if count:
-            events.append(Event(counted("tozsde.shares_returned", count), {"player": player.name, "count": count}))
+            events.append(Event("tozsde.shares_returned", {"player": player.name, "count": count}))
         if not state.finished and state.current == p:
             self._next_turn(state, events)
 
@@ -648,14 +648,14 @@ class Rules(Ruleset):
         move_shares(state, c, BANK, p, n)
         bought = state.turn["bought"]
         bought[c] = bought.get(c, 0) + n
-        return [Event(counted("tozsde.bought", n), {"player": state.players[p].name, "count": n, "company": c, "amount": cost})]
+        return [Event("tozsde.bought", {"player": state.players[p].name, "count": n, "company": c, "amount": cost})]
 
     def _sell(self, state: State, action: Action) -> list[Event]:
         p, c, n = action["player"], action["company"], action["count"]
         amount = sum(self.sell_prices(state.bank_shares[c], n))
         move_shares(state, c, p, BANK, n)
         transfer(state, BANK, p, amount)
-        events = [Event(counted("tozsde.sold", n), {"player": state.players[p].name, "count": n, "company": c, "amount": amount})]
+        events = [Event("tozsde.sold", {"player": state.players[p].name, "count": n, "company": c, "amount": amount})]
         debt = state.debt
         if debt is not None and settle_debt(state):
             events.extend(self._paid_events(state, p, debt.claims, debt.reason, debt.detail))
