@@ -82,8 +82,10 @@ def money(amount: int, currency: str, language: str = "en", signed: bool = False
 def phrase(key: str, params: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """A message as the parameter of another: rendered in the language of the outer one.
 
-    >>> render("game_ended", {"reason": "x", "winner": phrase("game_over")}, "de")
-    'Das Spiel ist zu Ende (x). Sieger: Das Spiel ist zu Ende..'
+    >>> register_package("companion.rulesets.boerse", "DM")
+    >>> card = phrase("boerse.card.K05", {"amount": 1000})
+    >>> render("boerse.card_drawn", {"player": "Anna", "text": card}, "de")
+    'Anna zieht eine Risikokarte: Lottogewinn: Die Bank zahlt Ihnen 1.000 DM.'
     """
     return {"key": key, "params": dict(params or {})}
 
@@ -212,16 +214,23 @@ def _fill(template: str, params: Mapping[str, Any], language: str, currency: str
     return "".join(out)
 
 
+_SPECS = ("money", "+money", "number")
+"""The format specs of the catalogues; any other is Python's own."""
+
+
 def _shown(value: Any, spec: str, conversion: str | None, language: str, currency: str) -> str:
-    whole = isinstance(value, int) and not isinstance(value, bool)
-    if spec in ("money", "+money") and whole:
-        return money(value, currency, language, signed=spec == "+money")
-    if isinstance(value, Mapping) and set(value) == {"key", "params"}:
-        return render(value["key"], value["params"], language)
-    if isinstance(value, Mapping) and SOURCE in value:  # a text the data gives in several languages
-        return str(value.get(language) or value[SOURCE])
+    if type(value) is str and not spec and conversion is None:  # the most common: a name
+        return value
+    if isinstance(value, int) and not isinstance(value, bool) and conversion is None:
+        if spec in ("money", "+money"):
+            return money(value, currency, language, signed=spec == "+money")
+        if spec in ("", "number"):
+            return number(value, language)
+    if isinstance(value, dict):
+        if value.keys() == {"key", "params"}:  # a phrase
+            return render(value["key"], value["params"], language)
+        if SOURCE in value:  # a text the data gives in several languages
+            return str(value.get(language) or value[SOURCE])
     if conversion == "r":
         value = repr(value)
-    elif whole and spec in ("", "number"):
-        return number(value, language)
-    return format(value, "" if spec in ("money", "+money", "number") else spec)
+    return format(value, "" if spec in _SPECS else spec)
