@@ -1,0 +1,1 @@
+"""Electric inputs of the table: the serial die and the GPIO buttons."""
