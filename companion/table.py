@@ -436,6 +436,14 @@ class Table:
         """Thread-safe: queue a redo for the owning thread."""
         return self._put("redo", None, source)
 
+    def enqueue_deal(self, source: str) -> Future[Outcome]:
+        """Thread-safe: queue "make the action of chance due now" (:meth:`deal`), decided when it is applied.
+
+        A button that confirms the company draw or the shuffle uses this: the
+        random choice is made on the owning thread, from the state of that moment.
+        """
+        return self._put("deal", None, source)
+
     def _put(self, kind: str, payload: Any, source: str) -> Future[Outcome]:
         future: Future[Outcome] = Future()
         self._inbox.put((kind, payload, source, future))
@@ -455,6 +463,8 @@ class Table:
                     outcome = self.undo(source)
                 elif kind == "redo":
                     outcome = self.redo(source)
+                elif kind == "deal":
+                    outcome = self.deal(source) or Outcome(False, rejection=Rejection("nothing_to_deal"), source=source)
                 else:
                     outcome = self.submit(payload, source)
             except BaseException as error:  # e.g. a failing subscriber: the waiting thread must still hear

@@ -1,0 +1,321 @@
+"""GPIO buttons (gpiozero): each press does what a tap does, through the table's queue.
+
+Configured by :class:`hardware.config.ButtonsConfig` (BCM pin → binding).
+With no pin configured nothing of gpiozero is imported and no pin factory
+is made. On a Raspberry Pi the pins are driven by lgpio, chosen explicitly:
+gpiozero's own search would fall back silently to another library, which
+here is an error the screen shows (:attr:`ButtonPanel.problem`). Tests and
+other machines inject a factory (``gpiozero.pins.mock.MockFactory``).
+
+One press is one action. Contact bounce is filtered here, with an
+injectable clock (gpiozero's ``bounce_time`` is not honoured by every pin
+library, the mock one included): an edge counts only after ``debounce``
+seconds of quiet. A button with a hold binding acts on release (the press
+action) or when held (the hold action), never both.
+
+Callbacks run on gpiozero's thread and only queue: ``Table.enqueue*``.
+Which choice "confirm" takes is read from a picture of the legal choices
+that the table's owning thread refreshes after every change (it is
+subscribed to the table), so a button acts on what the screen showed;
+the table checks the action again when it applies it, and refuses it like
+a tap if it no longer fits.
+
+>>> from gpiozero.pins.mock import MockFactory
+>>> from hardware.config import Binding, ButtonAction, ButtonsConfig
+>>> clock = FakeClock()
+>>> class Quiet:
+...     def subscribe(self, s): return lambda: None
+...     def describe(self, language="en"): return []
+...     def enqueue_undo(self, source): print("undo from", source)
+>>> panel = ButtonPanel(ButtonsConfig({27: Binding(ButtonAction.UNDO)}), Quiet(), pin_factory=MockFactory(), clock=clock)
+>>> panel.start()
+>>> pin = panel.pin(27)
+>>> for _ in range(3): pin.drive_low(); pin.drive_high()  # one press, bouncing
+undo from button
+>>> clock.advance(0.5); pin.drive_low()
+undo from button
+>>> panel.close()
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+import threading
+import time
+from collections.abc import Callable
+from concurrent.futures import Future
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from hardware.config import Binding, ButtonAction, ButtonsConfig
+from hardware.texts import Said
+
+if TYPE_CHECKING:
+    from companion.describe import Described
+
+log = logging.getLogger(__name__)
+
+CHANCE = frozenset({"draw", "shuffle"})
+"""Choices chance makes (the Tőzsde company draw, the Börse virtual shuffle): confirm asks the table to deal."""
+
+
+class GpioUnavailable(RuntimeError):
+    """No usable pin library; ``said`` is the sentence for the screen."""
+
+    def __init__(self, said: Said) -> None:
+        super().__init__(said.text())
+        self.said = said
+
+
+def on_raspberry_pi(model: Path = Path("/proc/device-tree/model")) -> bool:
+    try:
+        return model.read_bytes().startswith(b"Raspberry Pi")
+    except OSError:
+        return False
+
+
+def lgpio_factory(on_pi: bool | None = None) -> Any:
+    """The lgpio pin factory, or :class:`GpioUnavailable` saying why not; never another library in its place."""
+    if not (on_raspberry_pi() if on_pi is None else on_pi):
+        raise GpioUnavailable(Said("buttons.no_gpio", {"error": "not a Raspberry Pi"}))
+    try:
+        from gpiozero.pins.lgpio import LGPIOFactory
+    except ImportError as error:  # lgpio missing: install table-companion[pi]
+        raise GpioUnavailable(Said("buttons.wrong_factory", {"factory": f"none ({error})"})) from error
+    try:
+        return LGPIOFactory()
+    except Exception as error:  # no /dev/gpiochip*, no permission
+        raise GpioUnavailable(Said("buttons.failed", {"error": str(error)})) from error
+
+
+class FakeClock:
+    """A clock for tests: time moves only when told."""
+
+    def __init__(self, now: float = 1000.0) -> None:
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        self.now += seconds
+
+
+class Debouncer:
+    """An edge counts only after ``seconds`` of quiet since the edge before (of either direction).
+
+    >>> clock = FakeClock(); d = Debouncer(0.02, clock)
+    >>> d.edge(), d.edge(), d.edge()
+    (True, False, False)
+    >>> clock.advance(0.03); d.edge()
+    True
+    """
+
+    def __init__(self, seconds: float, clock: Callable[[], float]) -> None:
+        self.seconds = seconds
+        self.clock = clock
+        self.last = float("-inf")
+
+    def edge(self) -> bool:
+        now = self.clock()
+        quiet = now - self.last >= self.seconds
+        self.last = now
+        return quiet
+
+
+@dataclass(frozen=True)
+class Picture:
+    """The legal choices as the owning thread last saw them, and which one is selected."""
+
+    choices: tuple[Described, ...] = ()
+    selected: int = 0
+    current: int | None = None
+
+    @property
+    def choice(self) -> Described | None:
+        return self.choices[self.selected] if self.choices else None
+
+
+@dataclass(frozen=True)
+class Pressed:
+    """A button did something: the action it stood for, and the table's answer (or why nothing was queued)."""
+
+    pin: int
+    action: ButtonAction
+    held: bool
+    outcome: Future[Any] | None = None
+    said: Said | None = None
+
+
+Listener = Callable[[Pressed | Picture], None]
+
+
+class ButtonPanel:
+    """The configured buttons; see the module docstring. Build and :meth:`start` on the table's owning thread."""
+
+    def __init__(
+        self,
+        config: ButtonsConfig,
+        table: Any,
+        *,
+        pin_factory: Any | None = None,
+        clock: Callable[[], float] = time.monotonic,
+        source: str = "button",
+        language: str = "en",
+    ) -> None:
+        self.config = config
+        self.table = table
+        self.source = source
+        self.language = language
+        self._factory = pin_factory
+        self._clock = clock
+        self._devices: dict[int, Any] = {}
+        self._listeners: list[Listener] = []
+        self._lock = threading.Lock()
+        self._picture = Picture()
+        self._unsubscribe: Callable[[], None] | None = None
+        self.problem: Said | None = None
+        """Why the buttons are off although some are configured (shown on the screen)."""
+
+    @property
+    def picture(self) -> Picture:
+        return self._picture
+
+    def subscribe(self, listener: Listener) -> Callable[[], None]:
+        """``listener(event)`` for every press (on gpiozero's thread) and every new selection."""
+        self._listeners.append(listener)
+        return lambda: self._listeners.remove(listener)
+
+    def start(self) -> None:
+        """Claim the pins. No pins configured: nothing is touched. A problem is kept in :attr:`problem`."""
+        if not self.config.pins or self._devices:
+            return
+        try:
+            factory = self._factory if self._factory is not None else lgpio_factory()
+            from gpiozero import Button
+
+            for pin, binding in sorted(self.config.pins.items()):
+                self._devices[pin] = self._claim(Button, factory, pin, binding)
+        except GpioUnavailable as error:
+            self._off(error.said)
+            return
+        except Exception as error:  # a pin in use, a bad pin: the screen says so, the game goes on
+            self._off(Said("buttons.failed", {"error": str(error)}))
+            return
+        self._unsubscribe = self.table.subscribe(lambda outcome: self.refresh())
+        self.refresh()
+
+    def _off(self, said: Said) -> None:
+        log.error("GPIO buttons off: %s", said.text())
+        self.problem = said
+        self.close()
+
+    def _claim(self, button_class: Any, factory: Any, pin: int, binding: Binding) -> Any:
+        device = button_class(pin, pull_up=self.config.pull_up, hold_time=self.config.hold_seconds,
+                              pin_factory=factory)
+        debounce = Debouncer(self.config.debounce_seconds, self._clock)
+        down = [False, False]  # pressed (debounced), held since that press
+
+        def pressed() -> None:
+            if not debounce.edge():
+                return
+            down[:] = [True, False]
+            if binding.hold is None:
+                self._act(pin, binding.press, held=False)
+
+        def released() -> None:
+            if not debounce.edge() or not down[0]:
+                return
+            if binding.hold is not None and not down[1]:
+                self._act(pin, binding.press, held=False)
+            down[0] = False
+
+        def held() -> None:
+            if binding.hold is not None and down[0] and not down[1]:
+                down[1] = True
+                self._act(pin, binding.hold, held=True)
+
+        device.when_pressed = pressed
+        device.when_released = released
+        device.when_held = held
+        return device
+
+    def pin(self, number: int) -> Any:
+        """The gpiozero pin of a configured button (tests drive mock pins through it)."""
+        return self._devices[number].pin
+
+    def close(self) -> None:
+        if self._unsubscribe is not None:
+            self._unsubscribe()
+            self._unsubscribe = None
+        for device in self._devices.values():
+            device.close()
+        self._devices.clear()
+
+    # -- on the owning thread -----------------------------------------------------------
+    def refresh(self) -> None:
+        """Read the legal choices again (called by the table after every change); select the usual one."""
+        choices = tuple(self.table.describe(self.language))
+        usual = next((i for i, d in enumerate(choices) if d.usual), 0)
+        state = getattr(self.table, "state", None)
+        current = getattr(state, "current", None)
+        picture = Picture(choices, usual, current if isinstance(current, int) else None)
+        with self._lock:
+            self._picture = picture
+        self._tell(picture)
+
+    # -- on gpiozero's thread ---------------------------------------------------------
+    def _act(self, pin: int, action: ButtonAction, *, held: bool) -> None:
+        try:
+            event = self._queue(pin, action, held)
+        except Exception as error:  # never let a callback die inside gpiozero
+            log.exception("button %s (%s) failed", pin, action)
+            event = Pressed(pin, action, held, said=Said("buttons.failed", {"error": str(error)}))
+        self._tell(event)
+
+    def _queue(self, pin: int, action: ButtonAction, held: bool) -> Pressed | Picture:
+        table, source = self.table, self.source
+        if action is ButtonAction.NEXT or action is ButtonAction.PREVIOUS:
+            return self._move(1 if action is ButtonAction.NEXT else -1)
+        if action is ButtonAction.ROLL:
+            return Pressed(pin, action, held, table.enqueue_roll(secrets.randbelow(6) + 1, source))
+        if action is ButtonAction.UNDO:
+            return Pressed(pin, action, held, table.enqueue_undo(source))
+        if action is ButtonAction.REDO:
+            return Pressed(pin, action, held, table.enqueue_redo(source))
+        picture = self._picture
+        if action is ButtonAction.END_TURN:
+            ends = [d for d in picture.choices if d.choice.type == "end_turn"]
+            move = ends[0].action() if ends else {"type": "end_turn", "player": picture.current}
+            return Pressed(pin, action, held, table.enqueue(move, source))
+        chosen = picture.choice
+        if chosen is None:
+            return Pressed(pin, action, held, said=Said("buttons.nothing"))
+        kind = chosen.choice.type
+        if kind == "roll":
+            return Pressed(pin, action, held, table.enqueue_roll(secrets.randbelow(6) + 1, source))
+        if kind in CHANCE:
+            return Pressed(pin, action, held, table.enqueue_deal(source))
+        if chosen.dialog is not None:
+            return Pressed(pin, action, held, said=Said("buttons.needs_screen", {"label": chosen.label}))
+        value = chosen.options[0].value if chosen.param is not None and chosen.options else None
+        if chosen.param is not None and value is None:
+            return Pressed(pin, action, held, said=Said("buttons.needs_screen", {"label": chosen.label}))
+        return Pressed(pin, action, held, table.enqueue(chosen.action(value), source))
+
+    def _move(self, step: int) -> Picture:
+        with self._lock:
+            picture = self._picture
+            if picture.choices:
+                picture = replace(picture, selected=(picture.selected + step) % len(picture.choices))
+                self._picture = picture
+        return picture
+
+    def _tell(self, event: Pressed | Picture) -> None:
+        for listener in list(self._listeners):
+            try:
+                listener(event)
+            except Exception:
+                log.exception("button listener failed")

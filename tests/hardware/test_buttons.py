@@ -1,0 +1,209 @@
+"""GPIO buttons on gpiozero's mock pins (issue 8): debouncing, holds, refusals like a tap."""
+
+from __future__ import annotations
+
+import random
+import sys
+import threading
+from concurrent.futures import Future
+from pathlib import Path
+from typing import Any
+
+import pytest
+from gpiozero.pins.mock import MockFactory
+
+from hardware.buttons import ButtonPanel, FakeClock, GpioUnavailable, Picture, Pressed, lgpio_factory
+from hardware.config import Binding, ButtonAction, ButtonsConfig, HardwareConfig
+from tests.hardware.support import WAIT, applied, new_table
+
+A = ButtonAction
+
+
+class CountingTable:
+    """Records what the buttons queue."""
+
+    def __init__(self) -> None:
+        self.queued: list[str] = []
+
+    def subscribe(self, subscriber: Any) -> Any:
+        return lambda: None
+
+    def describe(self, language: str = "en") -> list[Any]:
+        return []
+
+    def _done(self, what: str) -> Future[Any]:
+        self.queued.append(what)
+        future: Future[Any] = Future()
+        future.set_result(None)
+        return future
+
+    def enqueue_undo(self, source: str) -> Future[Any]:
+        return self._done("undo")
+
+    def enqueue_redo(self, source: str) -> Future[Any]:
+        return self._done("redo")
+
+    def enqueue_roll(self, value: Any, source: str) -> Future[Any]:
+        return self._done("roll")
+
+
+def panel_for(table: Any, pins: dict[int, Binding], clock: FakeClock | None = None, **config: Any) -> ButtonPanel:
+    panel = ButtonPanel(ButtonsConfig(pins, **config), table, pin_factory=MockFactory(), clock=clock or FakeClock())
+    panel.start()
+    assert panel.problem is None
+    return panel
+
+
+def bouncing_press(pin: Any, clock: FakeClock, rng: random.Random, debounce: float) -> None:
+    """One human press: the contacts chatter for a few ms when closing and again when opening."""
+    for _ in range(rng.randint(0, 6)):
+        pin.drive_low()
+        clock.advance(rng.uniform(0.0001, 0.003))
+        pin.drive_high()
+        clock.advance(rng.uniform(0.0001, 0.003))
+    pin.drive_low()
+    clock.advance(rng.uniform(debounce * 1.5, 0.3))  # held down, steady
+    for _ in range(rng.randint(0, 6)):
+        pin.drive_high()
+        clock.advance(rng.uniform(0.0001, 0.003))
+        pin.drive_low()
+        clock.advance(rng.uniform(0.0001, 0.003))
+    pin.drive_high()
+    clock.advance(rng.uniform(debounce * 1.5, 0.5))  # released, steady
+
+
+@pytest.mark.parametrize("binding", [Binding(A.UNDO), Binding(A.UNDO, hold=A.REDO)])
+def test_a_thousand_bouncing_presses_are_a_thousand_actions(binding: Binding) -> None:
+    rng, clock, table = random.Random(1000), FakeClock(), CountingTable()
+    panel = panel_for(table, {27: binding}, clock, hold_seconds=10.0)
+    pin = panel.pin(27)
+    for _ in range(1000):
+        bouncing_press(pin, clock, rng, panel.config.debounce_seconds)
+    panel.close()
+    assert table.queued == ["undo"] * 1000
+
+
+def test_a_hold_does_the_hold_action_only() -> None:
+    clock, table = FakeClock(), CountingTable()
+    panel = panel_for(table, {27: Binding(A.UNDO, hold=A.REDO)}, clock, hold_seconds=0.2)
+    held = threading.Event()
+    panel.subscribe(lambda e: held.set() if isinstance(e, Pressed) and e.held else None)
+    pin = panel.pin(27)
+    try:
+        pin.drive_low()
+        clock.advance(0.1)
+        assert held.wait(WAIT)  # gpiozero's hold timer
+        clock.advance(1.0)
+        pin.drive_high()
+        assert table.queued == ["redo"]
+        clock.advance(1.0)
+        pin.drive_low()
+        clock.advance(0.05)
+        pin.drive_high()  # a short press: the press action, on release
+        assert table.queued == ["redo", "undo"]
+    finally:
+        panel.close()
+
+
+def test_a_press_in_the_wrong_phase_is_refused_like_a_tap(tmp_path: Path) -> None:
+    table = new_table(tmp_path)
+    clock = FakeClock()
+    panel = panel_for(table, {17: Binding(A.ROLL), 22: Binding(A.END_TURN)}, clock)
+    presses: list[Pressed] = []
+    panel.subscribe(lambda e: presses.append(e) if isinstance(e, Pressed) else None)
+    try:
+        assert table.virtual_roll().accepted and table.virtual_roll().accepted  # the order of play (§5)
+        before, length = table.view(), table.length
+        tap = table.virtual_roll("screen-die")  # the company draw is due: no roll now
+        for pin in (17, 22):
+            panel.pin(pin).drive_low()
+            clock.advance(0.1)
+            panel.pin(pin).drive_high()
+            clock.advance(0.1)
+        roll, end = (applied(table, p.outcome) for p in presses if p.outcome is not None)
+        assert not tap.accepted and tap.rejection is not None and roll.rejection is not None
+        assert roll.rejection.code == tap.rejection.code
+        assert not end.accepted
+        assert table.view() == before and table.length == length
+    finally:
+        panel.close()
+        table.close()
+
+
+def test_confirm_takes_the_usual_choice_next_and_previous_move_the_selection(tmp_path: Path) -> None:
+    table = new_table(tmp_path)
+    clock = FakeClock()
+    pins = {5: Binding(A.CONFIRM), 6: Binding(A.NEXT), 13: Binding(A.PREVIOUS)}
+    panel = panel_for(table, pins, clock)
+    pictures: list[Picture] = []
+    presses: list[Pressed] = []
+    panel.subscribe(lambda e: (presses if isinstance(e, Pressed) else pictures).append(e))  # type: ignore[arg-type]
+
+    def press(number: int) -> None:
+        panel.pin(number).drive_low()
+        clock.advance(0.1)
+        panel.pin(number).drive_high()
+        clock.advance(0.1)
+
+    try:
+        first = panel.picture
+        assert first.choice is not None and first.choice.usual and first.choice.choice.type == "roll"
+        press(6)
+        assert panel.picture.choice is not None and panel.picture.choice.choice.type == "set_order"
+        press(13)
+        assert panel.picture.selected == first.selected
+        press(5)  # the usual: Anna rolls the app's die for the order of play
+        assert applied(table, presses[-1].outcome).accepted  # type: ignore[arg-type]
+        assert panel.picture.choice is not None and panel.picture.choice.label.startswith("Béla")
+        press(5)
+        assert applied(table, presses[-1].outcome).accepted  # type: ignore[arg-type]
+        assert panel.picture.choice is not None and panel.picture.choice.choice.type == "draw"
+        press(5)  # chance's turn: the table draws on its own thread
+        outcome = applied(table, presses[-1].outcome)  # type: ignore[arg-type]
+        assert outcome.accepted and outcome.source == "button"
+        press(6)
+        press(5)  # the order entered by hand opens a dialog on the screen; buttons cannot choose it
+        assert pictures[-1].choice is not None
+    finally:
+        panel.close()
+        table.close()
+
+
+def test_no_buttons_configured_touches_no_gpio(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setitem(sys.modules, "gpiozero", None)  # importing it would fail
+    monkeypatch.setattr("hardware.buttons.lgpio_factory", lambda: pytest.fail("a pin factory was made"))
+    panel = ButtonPanel(HardwareConfig.from_dict({}).buttons, CountingTable())
+    panel.start()
+    assert panel.problem is None and panel.picture == Picture()
+    panel.close()
+
+
+def test_buttons_without_gpio_are_a_sentence_not_a_crash() -> None:
+    panel = ButtonPanel(ButtonsConfig({17: Binding(A.ROLL)}), CountingTable())
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr("hardware.buttons.on_raspberry_pi", lambda: False)
+        panel.start()
+    assert panel.problem is not None
+    assert panel.problem.text("en") == "GPIO buttons are set up, but this machine has no GPIO: not a Raspberry Pi"
+
+
+def test_on_a_pi_only_lgpio_will_do() -> None:
+    try:
+        import lgpio  # noqa: F401
+    except ImportError:
+        with pytest.raises(GpioUnavailable) as error:
+            lgpio_factory(on_pi=True)
+        assert "lgpio" in error.value.said.text("de")
+    else:
+        pytest.skip("lgpio is installed here")
+
+
+def test_a_pin_already_taken_is_a_sentence() -> None:
+    factory = MockFactory()
+    first = ButtonPanel(ButtonsConfig({17: Binding(A.ROLL)}), CountingTable(), pin_factory=factory)
+    first.start()
+    second = ButtonPanel(ButtonsConfig({17: Binding(A.UNDO)}), CountingTable(), pin_factory=factory)
+    second.start()
+    assert first.problem is None and second.problem is not None
+    assert second.problem.key == "buttons.failed"
+    first.close()
