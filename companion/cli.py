@@ -32,7 +32,7 @@ BROKEN_PIPE = 141
 LARGEST_ID = 2**63 - 1
 """The largest game number SQLite can hold."""
 
-PATH_ARGUMENTS = ("db", "file", "script", "out", "board", "dir")
+PATH_ARGUMENTS = ("db", "file", "script", "out", "board", "dir", "link", "die")
 JSON_HELP = "print one JSON line per action: accepted, the reason code of a refusal, the events"
 """Arguments naming files: any bytes the system allows; every other argument must be UTF-8 text."""
 
@@ -251,6 +251,23 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--ruleset", required=True, help=f"one of: {', '.join(sorted(registry.available()))}")
     p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE")
     p.set_defaults(run=cmd_simulate)
+
+    p = sub.add_parser("die-sim", help="play an electronic die on a pseudo-terminal (no hardware needed)", description=(
+        "Make a pseudo-terminal, print its path, and play a die on it (docs/die-protocol.md): "
+        "from the keyboard, or from --script (one key a line)."))
+    p.add_argument("--link", help="also make this symlink to the device (like /dev/serial/by-id/…)")
+    p.add_argument("--script", help="play these keys, one a line, then stop")
+    p.add_argument("--bare", action="store_true", help="send bare faces (the simplest die) instead of ROLL lines")
+    p.add_argument("--linger", type=float, default=2.0, help="seconds to stay after the script (default 2)")
+    p.set_defaults(run=cmd_die_sim)
+
+    p = sub.add_parser("hw-test", help="show live what the die and the GPIO buttons send", description=(
+        "Open the die's port and claim the buttons' pins, and print every die state, face and press."))
+    p.add_argument("--die", metavar="URL", help="the die's port: a device, /dev/serial/by-id/…, socket://, loop://")
+    p.add_argument("--pin", action="append", default=[], metavar="BCM=ACTION", help="a button, e.g. 17=roll")
+    p.add_argument("--seconds", type=float, help="stop after this long (default: until Ctrl-C)")
+    p.add_argument("--count", type=_bounded(1, 1_000_000), help="stop after this many faces and presses")
+    p.set_defaults(run=cmd_hw_test)
 
     p = sub.add_parser("board", help="boards and tracks")
     board_sub = p.add_subparsers(title="board commands", metavar="COMMAND")
@@ -591,6 +608,28 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     print(f"{args.ruleset}, {args.players} players, seed {args.seed}")
     print(stats.report())
     return 0
+
+
+def cmd_die_sim(args: argparse.Namespace) -> int:
+    from hardware import tools  # the engine itself never needs pyserial or gpiozero
+
+    return tools.die_sim(args.link, args.script, args.bare, max(0.0, args.linger))
+
+
+def cmd_hw_test(args: argparse.Namespace) -> int:
+    from hardware import tools
+    from hardware.config import HardwareConfig
+
+    pins: dict[str, str] = {}
+    for pair in args.pin:
+        pin, _, action = pair.partition("=")
+        pins[pin.strip()] = action.strip()
+    try:
+        config = HardwareConfig.from_dict({"buttons": {"pins": pins}})
+    except ValueError as error:  # ConfigError names the bad pin or action
+        raise UsageError(str(error)) from None
+    actions = {pin: str(binding.press) for pin, binding in config.buttons.pins.items()}
+    return tools.hw_test(args.die, actions, args.seconds, args.count, args.lang)
 
 
 def cmd_board_check(args: argparse.Namespace) -> int:
