@@ -367,12 +367,13 @@ class Table:
         return self.submit(correction(player, cash=cash, shares=shares, reason=reason), source)
 
     def deal_chance(self, source: str = "app") -> Outcome | None:
-        """Make the action of chance the rules ask for now (a deck shuffle) with a secure random source.
+        """Make the action of chance the rules ask for now (a deck shuffle, a company drawn from the
+        face-down pile) with a secure random source.
 
         Returns None when there is none to make. The result enters the log
         like any action, so replay needs no random generator (C2).
         """
-        action = self.game.rules.random_setup_action(self.game.state, random.SystemRandom())
+        action = self.game.rules.chance_action(self.game.state, random.SystemRandom())
         return None if action is None else self.submit(action, source)
 
     def deal(self, source: str = "app") -> Outcome | None:

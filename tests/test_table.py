@@ -584,3 +584,17 @@ def test_a_failing_subscriber_does_not_strand_the_queue(ruleset, db):
     # the action was committed before the subscriber was told: it is in the journal
     assert table.journal.actions(table.game_id)[0] == actions[0]
     table.close()
+
+
+def test_deal_chance_draws_the_tozsde_companies_by_the_app(tmp_path):
+    """§6, T2: with no real cards the app draws each company in turn, each draw journaled; then none is due."""
+    table = Table.new({"ruleset": "tozsde", "players": ["Anna", "Béla"]}, tmp_path / "g.db")
+    assert table.deal_chance() is None  # the roll-off comes first
+    assert table.submit({"type": "set_order", "order": [1, 0]}).accepted
+    drawn = []
+    while (outcome := table.deal_chance()) is not None:
+        assert outcome.accepted and outcome.action["type"] == "draw"
+        drawn.append(outcome.action["company"])
+    assert len(drawn) == len(set(drawn)) == 4 and table.state.phase == "roll"
+    assert table.length == 5
+    table.close()
