@@ -149,6 +149,14 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--lang", choices=LANGUAGES, default=os.environ.get("COMPANION_LANG", "en"), help="language")
     sub = parser.add_subparsers(title="commands", metavar="COMMAND")
 
+    p = sub.add_parser("app", help="the touchscreen app (the main job where there is a display)", description=(
+        "Run the Kivy touchscreen app: it resumes the game and the screen it was showing."))
+    p.add_argument("--kiosk", action="store_true", help=(
+        "full screen, no cursor, Escape and closing the window refused; leaving needs the banker PIN"))
+    p.add_argument("--size", metavar="WxH", help="window size in pixels, e.g. 800x480 (default: Kivy's)")
+    p.add_argument("--db", default=argparse.SUPPRESS, help="journal file (as before the command)")
+    p.set_defaults(run=cmd_app)
+
     p = sub.add_parser("new", help="start a new game", description="Start a new game and make it the current one.")
     p.add_argument("--ruleset", required=True, help=f"one of: {', '.join(sorted(registry.available()))}")
     p.add_argument("--players", nargs="+", required=True, metavar="NAME", help="names in seating order, clockwise")
@@ -361,6 +369,19 @@ def cmd_table(args: argparse.Namespace) -> int:
         if table is None:
             return 0
     return console.run(table, sys.stdin, sys.stdout, args.lang)
+
+
+def cmd_app(args: argparse.Namespace) -> int:
+    """The touchscreen app; Kivy is imported here only, so the engine and every other command run without it."""
+    try:
+        from ui import launch
+    except ImportError as error:
+        raise UsageError(f"the touchscreen app is not installed ({error}); use `companion table`") from None
+    try:
+        size = None if args.size is None else launch.parse_size(args.size)
+    except ValueError as error:
+        raise UsageError(str(error)) from None
+    return launch.run(args.db, kiosk=args.kiosk, size=size)
 
 
 def cmd_new(args: argparse.Namespace) -> int:

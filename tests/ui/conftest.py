@@ -1,0 +1,107 @@
+"""The real app in a real window: one Xvfb display and one app for the whole UI test session.
+
+Kivy has one window per process, so the app is built once; each test gets
+it back on the start screen with a fresh journal and settings file. Taps
+are touches sent through the window at the widget's centre (a widget
+hidden under a dialog does not get them), then frames are drawn until the
+screen has settled. With ``CI`` set, a missing display fails the tests
+instead of skipping them.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import time
+from pathlib import Path
+from typing import Any, Iterator
+
+import pytest
+
+SIZE = (800, 480)
+
+
+def _no_display(reason: str) -> None:
+    if os.environ.get("CI"):
+        pytest.fail(f"UI tests cannot run: {reason}")
+    pytest.skip(reason)
+
+
+@pytest.fixture(scope="session")
+def display() -> Iterator[str]:
+    """A virtual X display (Xvfb), unless the tests run on one already (``$DISPLAY``)."""
+    if os.environ.get("DISPLAY") and not os.environ.get("COMPANION_TEST_XVFB"):
+        yield os.environ["DISPLAY"]
+        return
+    if shutil.which("Xvfb") is None:
+        _no_display("Xvfb is not installed (./run test installs it)")
+    for number in range(90, 140):
+        if not Path(f"/tmp/.X11-unix/X{number}").exists() and not Path(f"/tmp/.X{number}-lock").exists():
+            break
+    name = f":{number}"
+    server = subprocess.Popen(
+        ["Xvfb", name, "-screen", "0", "1920x1080x24", "-nolisten", "tcp"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )
+    deadline = time.monotonic() + 10
+    while not Path(f"/tmp/.X11-unix/X{number}").exists():
+        if server.poll() is not None or time.monotonic() > deadline:
+            server.kill()
+            _no_display(f"Xvfb did not start on {name}")
+        time.sleep(0.05)
+    os.environ["DISPLAY"] = name
+    try:
+        yield name
+    finally:
+        server.terminate()
+        server.wait(5)
+
+
+@pytest.fixture(scope="session")
+def kivy_app(display: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    base = tmp_path_factory.mktemp("app")
+    os.environ["KIVY_HOME"] = str(base / "kivy")
+    from ui import launch
+
+    launch.configure(SIZE)
+    from ui.app import CompanionApp
+
+    app = CompanionApp(base / "games.db", settings_path=base / "settings.json")
+    app._run_prepare()
+    yield app
+    app.session.close()
+    app.stop()
+
+
+@pytest.fixture
+def app(kivy_app: Any, tmp_path: Path) -> Iterator[Any]:
+    """The app on the start screen, in English, with an empty journal and no settings file."""
+    from kivy.core.window import Window
+
+    from ui.settings import Settings
+    from ui.session import Session
+
+    for child in list(Window.children):
+        if hasattr(child, "dismiss") and child is not kivy_app.root:
+            child.dismiss(animation=False)
+    kivy_app.session.close()
+    kivy_app.session = Session(tmp_path / "games.db")
+    kivy_app.session.listen(kivy_app._game_changed)
+    kivy_app.settings_path = tmp_path / "settings.json"
+    kivy_app.settings = Settings()
+    kivy_app.lang = "en"
+    kivy_app.said = ""
+    Window.size = SIZE
+    kivy_app.manager.current = "start"
+    kivy_app.redraw()
+    frames()
+    yield kivy_app
+
+
+def frames(count: int = 3) -> None:
+    """Let Kivy run its clock and draw ``count`` frames."""
+    from kivy.base import EventLoop
+
+    for _ in range(count):
+        EventLoop.idle()

@@ -1,0 +1,41 @@
+"""The start screen and the settings: language switch, PIN, saved games, resume."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from tests.ui.support import find, tap
+from ui.session import Session
+
+
+def test_language_switch_changes_every_label_at_once(app: Any) -> None:
+    assert find("start:new").text == "New game"
+    tap("lang:de")
+    assert find("start:new").text == "Neues Spiel"
+    assert find("start:settings").text == "Einstellungen"
+    tap("lang:hu")
+    assert find("start:new").text == "Új játék"
+    assert json.loads(app.settings_path.read_text())["language"] == "hu"
+
+
+def test_the_banker_pin_is_set_on_the_pad_and_stored_as_a_salted_hash(app: Any) -> None:
+    tap("start:settings")
+    tap("settings:pin")
+    for digit in "2468":
+        tap(f"pad:{digit}")
+    tap("pad:ok")
+    stored = json.loads(app.settings_path.read_text())["pin_hash"]
+    assert stored.startswith("scrypt$") and "2468" not in stored
+    assert app.settings.check_pin("2468")
+    tap("settings:close")
+
+
+def test_resume_opens_the_last_game_with_one_tap(app: Any) -> None:
+    other = Session(app.session.db)
+    assert other.new_game({"ruleset": "tozsde", "players": ["Anna", "Béla"]}) is None
+    other.close()
+    app.redraw()
+    tap("start:resume")
+    assert app.manager.current == "table"
+    assert app.session.table is not None and app.session.table.game.setup["players"] == ["Anna", "Béla"]

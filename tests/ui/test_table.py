@@ -1,0 +1,253 @@
+"""The table screen driven by taps alone: whole short games, the tap counts of a typical turn,
+a language switch mid-game, the undo PIN, and a second writer shown at once."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from companion.game import Game
+from companion.table import Table
+from tests.ui.conftest import frames
+from tests.ui.support import Taps, find, tap, visible_ids
+from ui.session import Session
+
+
+def top_dialog() -> Any:
+    from kivy.core.window import Window
+
+    return Window.children[0]
+
+
+def table(app: Any) -> Table:
+    assert app.session.table is not None
+    return app.session.table
+
+
+def legal_types(app: Any) -> set[str]:
+    return {c.type for c in table(app).legal_actions()}
+
+
+def play_one_step(app: Any) -> None:
+    """Tap what a player at the table would tap next, and check the engine moved on."""
+    t = table(app)
+    before = t.length
+    ids = visible_ids()
+    types = legal_types(app)
+    if "roll" in types:
+        tap("act:roll:3")
+    elif "bet" in types:  # §7.3, T9: the casino dialog
+        tap("act:bet")
+        tap("casino:number:3")
+        tap("dialog:ok")
+    elif "pick" in types:
+        tap(next(i for i in ids if i.startswith("act:pick:")))
+    elif "accept_offer" in types or "decline_offer" in types:
+        tap("act:decline_offer")
+    elif t.state.debt is not None or "end_turn" not in types:  # cover what is owed: sell first, or borrow
+        tap(next(i for i in ids if i.startswith(("act:sell:", "act:borrow"))) .removesuffix(":more"))
+    elif any(i.startswith("act:buy:") and not i.endswith(":more") for i in ids) and t.length % 3 == 0:
+        tap(next(i for i in ids if i.startswith("act:buy:") and not i.endswith(":more")))
+    else:
+        tap("act:end_turn")
+    assert t.length > before, f"the tap changed nothing: {app.said}"
+
+
+def test_a_short_tozsde_game_by_taps_alone(app: Any) -> None:
+    tap("start:new")
+    tap("new:ruleset:tozsde")
+    tap("new:remove:2")  # three names are offered: two players play
+    tap("new:order:hand")
+    tap("new:option:timed_rounds:plus")  # T11: end after 5 rounds
+    tap("new:start")
+    assert app.manager.current == "table"
+    assert table(app).game.setup["options"] == {"timed_rounds": 5}
+    tap("act:set_order")  # §5, T12: the order by hand
+    tap("order:1")
+    tap("order:0")
+    tap("dialog:ok")
+    frames(6)  # the app draws the companies (§6, T2), one journaled action each
+    state = table(app).state
+    assert state.phase == "roll" and state.current == 1
+    assert all(sum(p.shares.values()) == 10 for p in state.players)
+    for _ in range(200):
+        if table(app).state.finished:
+            break
+        play_one_step(app)
+    assert table(app).state.finished and table(app).state.end_reason == "rounds"
+    assert "game_over" not in app.said and app.said  # the ranking is said as a sentence
+
+
+def test_a_short_boerse_game_by_taps_alone(app: Any) -> None:
+    tap("start:new")
+    tap("new:ruleset:boerse")
+    tap("new:youngest:1")  # B15: the youngest begins
+    tap("new:start")
+    t = table(app)
+    assert t.state.current == 1 and t.state.phase == "trade"  # the virtual deck was shuffled by the app
+    tap("act:buy:Stahl")
+    assert t.state.players[1].shares == {"Stahl": 1}
+    for _ in range(400):
+        if t.state.finished or t.state.round > 6:
+            break
+        play_one_step(app)
+    assert t.state.round > 6 or t.state.finished
+
+
+def _tozsde_turn_with_rent_and_a_share(tmp_db: Any) -> tuple[Table, int]:
+    """A Tőzsde game where the player to roll lands, with some die value, on a site of a company another
+    player holds shares of (rent, §7.1) while the exchange still has some to buy (T3)."""
+    setup = {"ruleset": "tozsde", "players": ["Anna", "Béla"], "colours": ["red", "blue"]}
+    base = [{"type": "set_order", "order": [0, 1]}, {"type": "draw", "player": 0, "company": "1"},
+            {"type": "draw", "player": 1, "company": "2"}, {"type": "draw", "player": 0, "company": "3"},
+            {"type": "draw", "player": 1, "company": "4"}]
+    for first in range(1, 7):
+        for sold in ("1", "3"):
+            line = [*base, {"type": "roll", "player": 0, "value": first}]
+            game = Game(setup, line)
+            sale = {"type": "sell", "player": 0, "company": sold, "count": 2}
+            if game.check(sale) is not None:
+                continue
+            line += [sale]
+            game = Game(setup, line)
+            while "end_turn" not in {c.type for c in game.legal_actions()}:
+                break
+            if game.check({"type": "end_turn", "player": 0}) is not None:
+                continue
+            line.append({"type": "end_turn", "player": 0})
+            for value in range(1, 7):
+                trial = Game(setup, line)
+                cash = trial.state.players[0].cash
+                trial.apply({"type": "roll", "player": 1, "value": value})
+                buys = [c for c in trial.legal_actions() if c.type == "buy"]
+                if buys and trial.state.players[0].cash > cash and trial.state.debt is None:
+                    created = Table.new(setup, tmp_db)
+                    for action in line:
+                        assert created.submit(action).accepted
+                    return created, value
+    raise AssertionError("no line of play reaches a site with rent and a share to buy")
+
+
+def test_a_typical_tozsde_turn_takes_two_taps_with_the_die_and_three_tapped(app: Any, tmp_path: Any) -> None:
+    """The issue's limits: roll, rent paid by the app, buy one share, end the turn."""
+    made, value = _tozsde_turn_with_rent_and_a_share(tmp_path / "games.db")
+    made.close()
+    for die in (True, False):
+        app.session.resume()
+        app.manager.current = "table"
+        frames()
+        t = table(app)
+        length = t.length
+        anna_cash = t.state.players[0].cash
+        Taps.count = 0
+        if die:
+            t.enqueue_roll(value, "die")  # the electronic die: no tap
+            frames()
+        else:
+            tap(f"act:roll:{value}")
+        assert t.state.players[0].cash > anna_cash  # the rent was paid by the app
+        buy = next(i for i in visible_ids() if i.startswith("act:buy:") and not i.endswith(":more"))
+        tap(buy)
+        assert sum(t.state.players[1].shares.values()) == 11
+        tap("act:end_turn")
+        assert t.state.current == 0
+        assert Taps.count == (2 if die else 3)
+        for _ in range(t.length - length):  # back to the same turn for the tapped roll
+            t.undo()
+        frames()
+
+
+def test_a_boerse_buy_or_sell_takes_at_most_three_taps(app: Any) -> None:
+    app.session.new_game({"ruleset": "boerse", "players": ["Anna", "Bernd"], "colours": ["red", "blue"]})
+    app.manager.current = "table"
+    frames()
+    t = table(app)
+    Taps.count = 0
+    tap("act:buy:Chemie")
+    assert t.state.players[0].shares == {"Chemie": 1} and Taps.count <= 3
+    app.session.act({"type": "roll", "value": 2})
+    while t.state.current == 0 or t.state.phase != "trade":  # to Anna's next turn, as the table plays it
+        choices = {c.type: c for c in t.legal_actions()}
+        kind = next(k for k in ("end_turn", "roll", "decline_offer", "pick") if k in choices)
+        action = choices[kind].sample(__import__("random").Random(1))
+        app.session.act(action)
+        if t.state.current == 0 and t.state.phase == "trade":
+            break
+    frames()
+    if "act:sell:Chemie" in visible_ids():
+        Taps.count = 0
+        tap("act:sell:Chemie")
+        assert "Chemie" not in {c for c, n in t.state.players[0].shares.items() if n} and Taps.count <= 3
+
+
+def test_language_switch_mid_game_keeps_the_game(app: Any) -> None:
+    app.session.new_game({"ruleset": "boerse", "players": ["Anna", "Bernd"]})
+    app.manager.current = "table"
+    frames()
+    tap("act:buy:Stahl")
+    english = find("act:borrow").text
+    length = table(app).length
+    tap("table:menu")
+    tap("lang:de")
+    tap("start:resume")
+    assert app.manager.current == "table" and table(app).length == length
+    assert find("act:borrow").text != english and "Kredit" in find("act:borrow").text
+    assert "Stahl" in app.said and "kauft" in app.said  # what just happened, now in German
+
+
+def test_a_second_writer_is_shown_at_once(app: Any) -> None:
+    app.session.new_game({"ruleset": "boerse", "players": ["Anna", "Bernd"]})
+    app.manager.current = "table"
+    frames()
+    other = Table.open(app.session.db)
+    assert other.submit({"type": "buy", "player": 0, "company": "Bau", "count": 1}, "script").accepted
+    frames()
+    t = table(app)
+    assert t.length == other.length and t.state.players[0].shares == {"Bau": 1}
+    assert "Bau×1" in find("player:0").text
+    assert "elsewhere" in app.said
+    other.close()
+
+
+def test_undo_past_the_turn_asks_for_the_banker_pin(app: Any) -> None:
+    app.settings.set_pin("1357")
+    app.session.new_game({"ruleset": "boerse", "players": ["Anna", "Bernd"]})
+    app.manager.current = "table"
+    frames()
+    t = table(app)
+    tap("act:buy:Stahl")
+    tap("table:undo")  # Anna's own action in her turn: no PIN
+    assert t.length == 1 and "table:undo" in visible_ids() and "pad:ok" not in visible_ids()
+    app.session.act({"type": "roll", "value": 1})
+    while t.state.current == 0:
+        choices = {c.type: c for c in t.legal_actions()}
+        kind = next(k for k in ("end_turn", "decline_offer", "pick", "roll") if k in choices)
+        app.session.act(choices[kind].sample(__import__("random").Random(2)))
+    frames()
+    length = t.length
+    tap("table:undo")
+    for digit in "1111":
+        tap(f"pad:{digit}")
+    tap("pad:ok")
+    assert t.length == length and top_dialog().problem == "That is not the banker PIN."
+    for digit in "1357":
+        tap(f"pad:{digit}")
+    tap("pad:ok")
+    assert t.length == length - 1 and t.state.current == 0
+
+
+def test_a_refusal_is_a_sentence_on_screen(app: Any) -> None:
+    app.session.new_game({"ruleset": "boerse", "players": ["Anna", "Bernd"]})
+    app.manager.current = "table"
+    frames()
+    app.session.act({"type": "buy", "player": 1, "company": "Stahl", "count": 1})
+    frames()
+    said = app.manager.get_screen("table").said_text
+    assert said.endswith(".") and "Traceback" not in said and "Bernd" in said
+
+
+def test_resume_after_a_new_start_shows_the_table_again(app: Any) -> None:
+    Session(app.session.db).new_game({"ruleset": "tozsde", "players": ["Anna", "Béla"]})
+    app.settings.screen = "table"
+    app.on_start()
+    frames()
+    assert app.manager.current == "table" and table(app).game.setup["players"] == ["Anna", "Béla"]

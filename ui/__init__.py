@@ -1,0 +1,16 @@
+"""The touchscreen app (Kivy): shows the table's state and turns taps into the engine's legal actions.
+
+It computes no rule: every number on screen comes from ``Table.view()`` and
+every button from the engine's choices. Kivy is imported by :mod:`ui.app`
+only, so the settings and the session logic load without a display.
+"""
+
+from __future__ import annotations
+
+import os
+
+# Kivy reads these when it is first imported: no argument parsing of our command
+# line, no log file in the home folder, the console log only for warnings.
+os.environ.setdefault("KIVY_NO_ARGS", "1")
+os.environ.setdefault("KIVY_NO_FILELOG", "1")
+os.environ.setdefault("KIVY_LOG_MODE", "MIXED")

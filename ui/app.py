@@ -1,0 +1,177 @@
+"""The Kivy app: one :class:`~kivy.uix.screenmanager.ScreenManager`, the settings, the session and the clock tick.
+
+Layout lives in ``ui/kv/*.kv`` (one file per screen plus ``common.kv``),
+behaviour in ``ui/screens/*.py``. The engine's :class:`~companion.table.Table`
+is driven only from Kivy's main thread: :meth:`CompanionApp.tick` runs on
+the clock, applies what other threads queued and follows other writers.
+"""
+
+from __future__ import annotations
+
+from importlib import resources
+from pathlib import Path
+from typing import Any, Callable
+
+from kivy.app import App
+from kivy.clock import Clock
+from kivy.core.window import Window
+from kivy.lang import Builder
+from kivy.metrics import dp
+from kivy.properties import BooleanProperty, NumericProperty, StringProperty
+from kivy.uix.screenmanager import NoTransition, ScreenManager
+
+from companion import messages
+from ui import texts, theme
+from ui.session import Session
+from ui.settings import Display, Settings
+
+KV_FILES = ("common.kv", "dialogs.kv", "start.kv", "newgame.kv", "table.kv")
+TICK = 1 / 30
+"""How often the table's inbox and the journal are looked at (seconds)."""
+
+
+class CompanionApp(App):
+    """The banker at the table."""
+
+    lang = StringProperty("en")
+    """The screen's language; every label is bound to it, so a switch is live."""
+    unit = NumericProperty(20.0)
+    """The body text size in px for the current window (:func:`ui.theme.unit_for`)."""
+    said = StringProperty("")
+    """What just happened, in the screen's language (kept until the next action)."""
+    kiosk = BooleanProperty(False)
+
+    def __init__(
+        self,
+        db: str | Path | None = None,
+        *,
+        kiosk: bool = False,
+        settings_path: Path | None = None,
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(**kwargs)
+        self.title = "Table companion"
+        self.kiosk = kiosk
+        self.settings_path = settings_path
+        self.settings, settings_problem = Settings.load(settings_path)
+        self.lang = self.settings.language
+        self.session = Session(db)
+        self.session.listen(self._game_changed)
+        self.startup_problem = settings_problem
+        self._redraws: list[Callable[[], None]] = []
+        self.use_kivy_settings = False
+
+    # -- building ----------------------------------------------------------------
+    def build(self) -> ScreenManager:
+        from ui.screens.newgame import NewGameScreen
+        from ui.screens.start import StartScreen
+        from ui.screens.table import TableScreen
+
+        texts.load()
+        for name in KV_FILES:
+            Builder.load_file(str(resources.files("ui").joinpath("kv", name)))
+        Window.clearcolor = theme.BACKGROUND
+        Window.bind(size=self._resized)
+        self._resized(Window, Window.size)
+        self.manager = ScreenManager(transition=NoTransition())
+        self.manager.add_widget(StartScreen(name="start"))
+        self.manager.add_widget(NewGameScreen(name="new"))
+        self.manager.add_widget(TableScreen(name="table"))
+        self.manager.bind(current=self._screen_changed)
+        if self.kiosk or self.settings.display == Display.FULLSCREEN:
+            Window.fullscreen = "auto"
+        if self.kiosk:
+            Window.show_cursor = False
+            Window.bind(on_request_close=self._refuse_close, on_keyboard=self._refuse_escape)
+        Clock.schedule_interval(self.tick, TICK)
+        return self.manager
+
+    def on_start(self) -> None:
+        """Resume the game played last and the screen that was showing."""
+        if self.session.last_game() is not None and self.session.resume() is None:
+            if self.settings.screen in self.manager.screen_names:
+                self.manager.current = self.settings.screen
+        if self.startup_problem:
+            self.say_key(self.startup_problem)
+
+    def open_settings(self, *args: Any) -> bool:
+        """Kivy's own settings panel (F1) stays closed: the app has its own."""
+        return False
+
+    # -- the clock -----------------------------------------------------------------
+    def tick(self, _dt: float = 0.0) -> None:
+        self.session.tick()
+
+    # -- language, sizes, what was said -------------------------------------------------
+    def t(self, lang: str, key: str, **params: Any) -> str:
+        """A text of the catalogue; kv rules pass ``app.lang`` so the label follows a switch."""
+        return texts.text(key, lang, **params)
+
+    def set_language(self, lang: str) -> None:
+        self.lang = lang
+        self.settings.language = lang
+        self.save_settings()
+
+    def on_lang(self, *_: Any) -> None:
+        self.said = self.session.said(self.lang)
+        self.redraw()
+
+    def _resized(self, _window: Any, size: tuple[int, int]) -> None:
+        self.unit = theme.unit_for(size[1], dp(1))
+
+    def on_unit(self, *_: Any) -> None:
+        self.redraw()
+
+    def say_key(self, key: str, **params: Any) -> None:
+        """Show one of the app's own sentences as what just happened."""
+        from ui.session import problem
+
+        self.session.last = problem(key, **params)
+        self.said = self.session.said(self.lang)
+
+    def money(self, amount: int | None) -> str:
+        """An amount with the game's currency, as the screen's language writes it (12,000 / 12 000 / 12.000)."""
+        if amount is None:
+            return "—"
+        table = self.session.table
+        return messages.money(amount, table.game.rules.currency if table is not None else "", self.lang)
+
+    def number(self, value: int) -> str:
+        """A number as the screen's language writes it."""
+        return messages.number(value, self.lang)
+
+    # -- redrawing ---------------------------------------------------------------------
+    def on_redraw(self, redraw: Callable[[], None]) -> None:
+        """Call ``redraw()`` whenever the game, the language or the size changes."""
+        self._redraws.append(redraw)
+
+    def redraw(self) -> None:
+        for redraw in list(self._redraws):
+            redraw()
+
+    def _game_changed(self) -> None:
+        self.said = self.session.said(self.lang)
+        self.redraw()
+
+    def _screen_changed(self, _manager: Any, name: str) -> None:
+        if name != self.settings.screen:
+            self.settings.screen = name
+            self.save_settings()
+
+    def save_settings(self) -> None:
+        try:
+            self.settings.save(self.settings_path)
+        except OSError:
+            pass  # a read-only config folder: the app goes on with what it has
+
+    # -- kiosk -----------------------------------------------------------------------
+    def _refuse_close(self, *_: Any) -> bool:
+        return True
+
+    def _refuse_escape(self, _window: Any, key: int, *_: Any) -> bool:
+        return key == 27  # Escape (and Android's back) would close the app
+
+    def leave(self) -> None:
+        """Stop the app (in kiosk mode only after the banker PIN, see the settings dialog)."""
+        self.session.close()
+        self.stop()

@@ -1,0 +1,50 @@
+"""Start the app: window size and kiosk settings go to Kivy before its window exists.
+
+``companion app`` calls :func:`run`; it is imported only then, so the engine
+never loads Kivy.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+
+def parse_size(text: str) -> tuple[int, int]:
+    """``"800x480"`` as ``(800, 480)``; a ValueError names what is wrong.
+
+    >>> parse_size("800x480"), parse_size("1920X1080")
+    ((800, 480), (1920, 1080))
+    """
+    width, sep, height = text.lower().partition("x")
+    if not sep or not width.isdigit() or not height.isdigit():
+        raise ValueError(f"the size must be WIDTHxHEIGHT in pixels, e.g. 800x480, not {text[:20]!r}")
+    w, h = int(width), int(height)
+    if not (200 <= w <= 10000 and 200 <= h <= 10000):
+        raise ValueError(f"the size must be from 200 to 10000 pixels each way, not {text[:20]}")
+    return w, h
+
+
+def configure(size: tuple[int, int] | None = None, *, kiosk: bool = False) -> None:
+    """Set Kivy's window options; must run before anything imports ``kivy.core.window``."""
+    import ui  # noqa: F401  (Kivy's environment variables)
+    from kivy.config import Config
+
+    Config.set("kivy", "exit_on_escape", "0")
+    Config.set("kivy", "log_level", "warning")
+    Config.set("input", "mouse", "mouse,multitouch_on_demand")  # no red dots from right clicks
+    if size is not None:
+        Config.set("graphics", "width", str(size[0]))
+        Config.set("graphics", "height", str(size[1]))
+    if kiosk:
+        Config.set("graphics", "fullscreen", "auto")
+        Config.set("graphics", "show_cursor", "0")
+
+
+def run(db: str | os.PathLike[str] | None = None, *, kiosk: bool = False, size: tuple[int, int] | None = None) -> int:
+    """Run the app until it is left; returns the exit status."""
+    configure(size, kiosk=kiosk)
+    from ui.app import CompanionApp
+
+    CompanionApp(None if db is None else Path(db), kiosk=kiosk).run()
+    return 0

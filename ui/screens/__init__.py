@@ -1,0 +1,1 @@
+"""One module per screen: the behaviour behind the layout in ``ui/kv``."""

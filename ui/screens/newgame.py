@@ -1,0 +1,300 @@
+"""The new game screen: ruleset, players with names and figure colours, house options, order of play, the draw.
+
+Everything it offers comes from the rulesets' ``ruleset.json``: the number
+of players (``players.min``/``max``), the options with their defaults and
+bounds, which are house defaults (RULINGS). Names are picked from chips or
+typed on the on-screen letter pad; numbers are set with steppers.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from kivy.app import App
+from kivy.properties import StringProperty
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.label import Label
+from kivy.uix.screenmanager import Screen
+
+from companion import registry
+from ui import theme
+from ui.screens.start import ruleset_title, shown_value
+from ui.widgets import BigButton, Caption, Stepper, name_pad
+
+NAMES = ("Anna", "Béla", "Csaba", "Dóra", "Emil", "Flóra", "Gábor", "Hanna", "Jonas", "Lena", "Max", "Sophie")
+"""Names offered as chips on the name pad."""
+
+RULESETS = ("tozsde", "boerse")
+
+
+def app() -> Any:
+    return App.get_running_app()
+
+
+def ruleset_data(name: str) -> dict[str, Any]:
+    data: dict[str, Any] = registry.ruleset_class(name).read_json("ruleset.json")
+    return data
+
+
+def player_limits(name: str) -> tuple[int, int]:
+    """The fewest and most players of a ruleset, as its ``ruleset.json`` says (B1 for Die Börse)."""
+    players = ruleset_data(name)["players"]
+    return int(players["min"]), int(players["max"])
+
+
+def house_default_keys(data: dict[str, Any]) -> set[str]:
+    """The options that are house defaults (RULINGS), from ``house_defaults`` (a list or a map with notes)."""
+    house = data.get("house_defaults", [])
+    return set(house) if isinstance(house, (list, dict)) else set()
+
+
+def option_values(key: str, default: Any, data: dict[str, Any]) -> list[Any] | None:
+    """The values a stepper offers for an option, or None when it cannot be set on the screen.
+
+    >>> option_values("price_base", 800, {"option_bounds": {"price_base": {"min": 100, "max": 10000}}})[:4]
+    [100, 150, 200, 250]
+    >>> option_values("deck", "virtual", {"option_values": {"deck": ["virtual", "real"]}})
+    ['virtual', 'real']
+    >>> option_values("timed_rounds", None, {"option_bounds": {"timed_rounds": {"min": 1, "max": 1000, "null": True}}})[:3]
+    [None, 5, 10]
+    """
+    if isinstance(default, bool):
+        return [True, False]
+    listed = data.get("option_values", {}).get(key)
+    if isinstance(listed, list):
+        return list(listed)
+    bounds = data.get("option_bounds", {}).get(key)
+    if bounds is None:
+        return None
+    lo, hi = int(bounds["min"]), int(bounds["max"])
+    if default is None:
+        values: list[Any] = [None, *range(max(lo, 5), min(hi, 100) + 1, 5)]
+        return values
+    if not isinstance(default, int):
+        return None
+    digits = len(str(abs(default)))
+    step = 1 if digits <= 2 else 5 * 10 ** (digits - 3) * 10
+    top = min(hi, max(default * 5, lo + step * 20))
+    return list(range(lo, top + 1, step)) if (default - lo) % step == 0 else sorted({*range(lo, top + 1, step), default})
+
+
+@dataclass
+class Player:
+    name: str
+    colour: str
+
+
+@dataclass
+class Draft:
+    """The new game as set up so far."""
+
+    ruleset: str = "tozsde"
+    players: list[Player] = field(default_factory=list)
+    options: dict[str, Any] = field(default_factory=dict)
+    order_by: str = "rolloff"
+    draw_by: str = "app"
+    youngest: int = 0
+
+    def setup(self) -> dict[str, Any]:
+        """The engine's setup: only the options changed from their defaults are named."""
+        defaults = ruleset_data(self.ruleset).get("options", {})
+        setup: dict[str, Any] = {
+            "ruleset": self.ruleset,
+            "players": [p.name for p in self.players],
+            "colours": [p.colour for p in self.players],
+            "options": {k: v for k, v in self.options.items() if defaults.get(k) != v},
+        }
+        if self.ruleset == "tozsde":
+            setup["order_by"] = self.order_by
+            setup["draw_by"] = self.draw_by
+        else:
+            setup["first_player"] = self.youngest  # B15: the youngest player begins
+        return setup
+
+
+class NewGameScreen(Screen):
+    problem = StringProperty("")
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.draft = Draft()
+        app().on_redraw(self._redraw_if_shown)
+
+    def on_pre_enter(self, *_: Any) -> None:
+        self.problem = ""
+        self.fresh_draft(self.draft.ruleset)
+        self.build()
+
+    def _redraw_if_shown(self) -> None:
+        if self.manager is not None and self.manager.current == self.name:
+            self.build()
+
+    def fresh_draft(self, ruleset: str) -> None:
+        """A draft for ``ruleset``: the option defaults, the names of the last game (or chips), colours in order."""
+        data = ruleset_data(ruleset)
+        lo, hi = player_limits(ruleset)
+        names = [p.name for p in self.draft.players] or self._last_names()
+        names = (names + [n for n in NAMES if n not in names])[: max(lo, min(hi, len(names) or lo))]
+        colours = list(theme.FIGURES)
+        self.draft = Draft(
+            ruleset=ruleset,
+            players=[Player(n, colours[i % len(colours)]) for i, n in enumerate(names)],
+            options=dict(data.get("options", {})),
+        )
+
+    def _last_names(self) -> list[str]:
+        table = app().session.table
+        return list(table.game.setup["players"]) if table is not None else list(NAMES[:3])
+
+    # -- the layout ---------------------------------------------------------------
+    def build(self) -> None:
+        a = app()
+        body = self.ids.body
+        body.clear_widgets()
+        d = self.draft
+        data = ruleset_data(d.ruleset)
+        unit = a.unit
+        row_h = unit * theme.TARGET
+
+        def row(*widgets: Any, label: str | None = None, height: float = row_h) -> BoxLayout:
+            box = BoxLayout(size_hint_y=None, height=height, spacing=unit * 0.3)
+            if label is not None:
+                box.add_widget(Label(text=label, font_size=unit, color=theme.TEXT, size_hint_x=0.42,
+                                     text_size=(None, None), halign="left", shorten=False))
+                box.children[0].bind(size=lambda w, s: setattr(w, "text_size", s))
+                box.children[0].valign = "middle"
+            for widget in widgets:
+                box.add_widget(widget)
+            body.add_widget(box)
+            return box
+
+        def button(tap_id: str, text: str, on: Any, chosen: bool = False, **kw: Any) -> BigButton:
+            kw.setdefault("colour", list(theme.PRIMARY if chosen else theme.BUTTON))
+            b = BigButton(tap_id=tap_id, text=text, **kw)
+            b.bind(on_release=lambda *_: on())
+            return b
+
+        def heading(text: str) -> None:
+            body.add_widget(Caption(text=text, bold=True, font_size=unit * 1.15, color=theme.SELECTED))
+
+        row(*(button(f"new:ruleset:{name}", ruleset_title(name, a.lang), lambda n=name: self.pick_ruleset(n),
+                     d.ruleset == name) for name in RULESETS), label=a.t(a.lang, "ui.new.ruleset"))
+
+        lo, hi = player_limits(d.ruleset)
+        heading(a.t(a.lang, "ui.new.players", min=lo, max=hi))
+        for seat, player in enumerate(d.players):
+            colour = theme.figure(player.colour)
+            widgets = [
+                button(f"new:colour:{seat}", a.t(a.lang, f"ui.colour.{player.colour}"), lambda s=seat: self.next_colour(s),
+                       size_hint_x=0.3),
+                button(f"new:name:{seat}", player.name, lambda s=seat: self.edit_name(s)),
+            ]
+            widgets[0].colour = list(colour)
+            if d.ruleset == "boerse":
+                widgets.append(button(f"new:youngest:{seat}", a.t(a.lang, "ui.new.youngest") if d.youngest == seat else "·",
+                                      lambda s=seat: self.set_youngest(s), d.youngest == seat, size_hint_x=0.55))
+            if len(d.players) > lo:
+                widgets.append(button(f"new:remove:{seat}", "X", lambda s=seat: self.remove(s), size_hint_x=None,
+                                      width=row_h, colour=list(theme.BAD)))
+            row(*widgets)
+        if len(d.players) < hi:
+            row(button("new:add", a.t(a.lang, "ui.new.add"), self.add))
+
+        if d.ruleset == "tozsde":
+            heading(a.t(a.lang, "ui.new.order"))
+            row(button("new:order:rolloff", a.t(a.lang, "ui.new.order_rolloff"), lambda: self.set("order_by", "rolloff"),
+                       d.order_by == "rolloff"),
+                button("new:order:hand", a.t(a.lang, "ui.new.order_hand"), lambda: self.set("order_by", "hand"),
+                       d.order_by == "hand"))
+            heading(a.t(a.lang, "ui.new.draw"))
+            row(button("new:draw:app", a.t(a.lang, "ui.new.draw_app"), lambda: self.set("draw_by", "app"), d.draw_by == "app"),
+                button("new:draw:cards", a.t(a.lang, "ui.new.draw_cards"), lambda: self.set("draw_by", "cards"),
+                       d.draw_by == "cards"))
+
+        heading(a.t(a.lang, "ui.new.options"))
+        house = house_default_keys(data)
+        for key, default in data.get("options", {}).items():
+            values = option_values(key, default, data)
+            label = a.t(a.lang, f"ui.option.{key}")
+            if key in house:
+                label += f" ({a.t(a.lang, 'ui.house_default')})"
+            if values is None:
+                body.add_widget(Caption(text=f"{label}: {shown_value(default, a.lang)}", color=theme.MUTED))
+                continue
+            stepper = Stepper(tap_id=f"new:option:{key}", values=values,
+                              labels=[shown_value(v, a.lang) for v in values])
+            stepper.select(d.options.get(key, default))
+            stepper.on_pick = lambda value, k=key: self.set_option(k, value)
+            row(stepper, label=label)
+
+    # -- what the taps do -------------------------------------------------------
+    def pick_ruleset(self, name: str) -> None:
+        self.fresh_draft(name)
+        self.build()
+
+    def set(self, attribute: str, value: str) -> None:
+        setattr(self.draft, attribute, value)
+        self.build()
+
+    def set_option(self, key: str, value: Any) -> None:
+        self.draft.options[key] = value
+
+    def set_youngest(self, seat: int) -> None:
+        self.draft.youngest = seat
+        self.build()
+
+    def next_colour(self, seat: int) -> None:
+        """The next figure colour no other player has."""
+        colours = list(theme.FIGURES)
+        taken = {p.colour for i, p in enumerate(self.draft.players) if i != seat}
+        current = colours.index(self.draft.players[seat].colour)
+        for step in range(1, len(colours) + 1):
+            candidate = colours[(current + step) % len(colours)]
+            if candidate not in taken:
+                self.draft.players[seat].colour = candidate
+                break
+        self.build()
+
+    def add(self) -> None:
+        d = self.draft
+        used = {p.name for p in d.players}
+        taken = {p.colour for p in d.players}
+        name = next(n for n in NAMES if n not in used)
+        colour = next(c for c in theme.FIGURES if c not in taken)
+        d.players.append(Player(name, colour))
+        self.build()
+
+    def remove(self, seat: int) -> None:
+        del self.draft.players[seat]
+        self.draft.youngest = min(self.draft.youngest, len(self.draft.players) - 1)
+        self.build()
+
+    def edit_name(self, seat: int) -> None:
+        a = app()
+        used = {p.name for i, p in enumerate(self.draft.players) if i != seat}
+
+        def done(name: str) -> str | None:
+            name = name.strip()
+            if not name:
+                return "ui.new.name_empty"
+            if name in used:
+                return "ui.new.names_differ"
+            self.draft.players[seat].name = name
+            self.build()
+            return None
+
+        name_pad(a.t(a.lang, "ui.new.name_title", seat=seat + 1), self.draft.players[seat].name,
+                 [n for n in NAMES if n not in used], done)
+
+    def start(self) -> None:
+        a = app()
+        setup = self.draft.setup()
+        if len(set(setup["players"])) != len(setup["players"]):
+            self.problem = a.t(a.lang, "ui.new.names_differ")
+            return
+        problem = a.session.new_game(setup, deal=True)
+        if problem is not None:
+            self.problem = problem.message(a.lang)
+            return
+        a.manager.current = "table"

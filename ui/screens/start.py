@@ -1,0 +1,199 @@
+"""The start screen: resume the last game with one tap, start a new one, saved games, rules, settings."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kivy.app import App
+from kivy.properties import BooleanProperty, StringProperty
+from kivy.uix.modalview import ModalView
+from kivy.uix.screenmanager import Screen
+
+from companion import registry
+from ui import theme
+from ui.widgets import BigButton, Caption, pin_pad
+
+
+def app() -> Any:
+    return App.get_running_app()
+
+
+class ListView(ModalView):
+    """A modal list with a title, rows of widgets and a Close button."""
+
+    title = StringProperty("")
+
+    def add_row(self, widget: Any) -> None:
+        self.ids.rows.add_widget(widget)
+
+
+def ruleset_title(name: str, language: str) -> str:
+    """A ruleset's title in ``language`` from its ``ruleset.json``."""
+    title = registry.ruleset_class(name).read_json("ruleset.json").get("title", name)
+    return str(title.get(language) or title.get("en") or name) if isinstance(title, dict) else str(title)
+
+
+class StartScreen(Screen):
+    resume_text = StringProperty("")
+    resume_detail = StringProperty("")
+    resumable = BooleanProperty(False)
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        app().on_redraw(self.refresh)
+
+    def on_pre_enter(self, *_: Any) -> None:
+        self.refresh()
+
+    def refresh(self) -> None:
+        a = app()
+        games = a.session.games()
+        last = a.session.last_game()
+        info = next((g for g in games if g.id == last), None)
+        self.resumable = info is not None
+        if info is None:
+            self.resume_text = a.t(a.lang, "ui.start.no_game")
+            self.resume_detail = ""
+            return
+        self.resume_text = a.t(a.lang, "ui.start.resume")
+        table = a.session.table
+        names = ", ".join(table.game.setup["players"]) if table is not None and table.game_id == info.id else ""
+        self.resume_detail = a.t(
+            a.lang, "ui.start.resume_game", game=info.id, ruleset=ruleset_title(info.ruleset, a.lang),
+            players=names, count=info.length,
+        )
+
+    def resume(self, game_id: int | None = None) -> None:
+        a = app()
+        table = a.session.table
+        if table is not None and (game_id is None or game_id == table.game_id):
+            a.manager.current = "table"
+            return
+        problem = a.session.resume(game_id)
+        if problem is None:
+            a.manager.current = "table"
+        else:
+            a.session.last = problem
+            a._game_changed()
+
+    # -- the dialogs ------------------------------------------------------------
+    def show_saved(self) -> None:
+        a = app()
+        view = ListView(title=a.t(a.lang, "ui.start.saved"))
+        for info in a.session.games():
+            text = a.t(a.lang, "ui.saved.game", game=info.id, ruleset=ruleset_title(info.ruleset, a.lang),
+                       count=info.length, updated=info.updated[:16].replace("T", " "))
+            button = BigButton(text=text, tap_id=f"saved:{info.id}", size_hint_y=None, height=a.unit * theme.TARGET)
+            button.bind(on_release=lambda _b, gid=info.id: self._open_saved(view, gid))
+            view.add_row(button)
+        if not view.ids.rows.children:
+            view.add_row(Caption(text=a.t(a.lang, "ui.no_saved_game")))
+        view.open()
+
+    def _open_saved(self, view: ListView, game_id: int) -> None:
+        view.dismiss()
+        self.resume(game_id)
+
+    def show_rules(self) -> None:
+        a = app()
+        view = ListView(title=a.t(a.lang, "ui.rules.title"))
+        for name in sorted(registry.available()):
+            data = registry.ruleset_class(name).read_json("ruleset.json")
+            view.add_row(Caption(text=ruleset_title(name, a.lang), bold=True, font_size=a.unit * theme.BIG))
+            notes = data.get("option_notes", {})
+            house = data.get("house_defaults", {})
+            house = house if isinstance(house, dict) else {}
+            for key, value in data.get("options", {}).items():
+                note = notes.get(key) or house.get(key, "")
+                view.add_row(Caption(text=f"{a.t(a.lang, 'ui.option.' + key)}: {shown_value(value, a.lang)} · {note}"))
+            for key, note in house.items():
+                if key not in data.get("options", {}):
+                    view.add_row(Caption(text=f"({a.t(a.lang, 'ui.house_default')}) {note}", color=theme.MUTED))
+        view.open()
+
+    def show_settings(self) -> None:
+        SettingsView().open()
+
+
+def shown_value(value: Any, language: str) -> str:
+    """An option's value for people: yes/no, none, a word of the catalogue, or the number."""
+    a = app()
+    if value is None or isinstance(value, bool):
+        return str(a.t(language, f"ui.value.{str(value).lower() if value is not None else 'none'}"))
+    if isinstance(value, str):
+        return str(a.t(language, f"ui.value.{value}"))
+    if isinstance(value, list):
+        return " · ".join("/".join(map(str, row)) if isinstance(row, list) else str(row) for row in value)
+    return str(value)
+
+
+class SettingsView(ModalView):
+    """Language, PIN, display, sound; in kiosk mode the way out (after the PIN)."""
+
+    pin_state = StringProperty("")
+    display_state = StringProperty("")
+    sound_state = StringProperty("")
+
+    def on_open(self) -> None:
+        self.update()
+
+    def update(self) -> None:
+        a = app()
+        self.pin_state = a.t(a.lang, "ui.settings.pin_set" if a.settings.has_pin else "ui.settings.no_pin")
+        fullscreen = str(a.settings.display) == "fullscreen"
+        self.display_state = a.t(a.lang, "ui.settings.fullscreen" if fullscreen else "ui.settings.window")
+        self.sound_state = a.t(a.lang, "ui.on" if a.settings.sound else "ui.off")
+
+    def set_pin(self) -> None:
+        a = app()
+
+        def done(pin: str) -> str | None:
+            if len(pin) < 4:
+                return "ui.pin.too_short"
+            a.settings.set_pin(pin)
+            a.save_settings()
+            a.say_key("ui.pin.saved")
+            self.update()
+            return None
+
+        def old_pin(pin: str) -> str | None:
+            if not a.settings.check_pin(pin):
+                return "ui.pin.wrong"
+            pin_pad(a.t(a.lang, "ui.pin.new"), done)
+            return None
+
+        # The old PIN first: nobody at the table changes it behind the banker's back.
+        pin_pad(a.t(a.lang, "ui.pin.enter"), old_pin) if a.settings.has_pin else pin_pad(a.t(a.lang, "ui.pin.new"), done)
+
+    def toggle_display(self) -> None:
+        from kivy.core.window import Window
+
+        from ui.settings import Display
+
+        a = app()
+        a.settings.display = Display.WINDOW if a.settings.display == Display.FULLSCREEN else Display.FULLSCREEN
+        a.save_settings()
+        if not a.kiosk:
+            Window.fullscreen = "auto" if a.settings.display == Display.FULLSCREEN else False
+        self.update()
+        a.redraw()
+
+    def toggle_sound(self) -> None:
+        a = app()
+        a.settings.sound = not a.settings.sound
+        a.save_settings()
+        self.update()
+
+    def leave(self) -> None:
+        a = app()
+        if not (a.kiosk and a.settings.has_pin):
+            a.leave()
+            return
+
+        def check(pin: str) -> str | None:
+            if not a.settings.check_pin(pin):
+                return "ui.pin.wrong"
+            a.leave()
+            return None
+
+        pin_pad(a.t(a.lang, "ui.pin.leave"), check)

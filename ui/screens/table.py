@@ -1,0 +1,388 @@
+"""The table screen, on all evening: whose turn, the last roll, every player, the market, what just happened,
+and the legal actions as large buttons with their amounts.
+
+Every number comes from ``Table.view()`` and every button from the engine's
+described choices (:func:`companion.describe.describe`); the screen prices
+nothing itself. A choice with one free parameter is a row of buttons (the
+die's six faces, the packages to pick) or, for trading, one button for the
+usual count and a "More…" for the others; a choice with several parameters
+opens a dialog driven by its limits (the casino bet, the order by hand, a
+real card).
+"""
+
+from __future__ import annotations
+
+from functools import partial
+from typing import Any, Callable
+
+from kivy.app import App
+from kivy.clock import Clock
+from kivy.properties import BooleanProperty, ListProperty, NumericProperty, StringProperty
+from kivy.uix.label import Label
+from kivy.uix.modalview import ModalView
+from kivy.uix.screenmanager import Screen
+
+from companion.describe import Described, Dialog, Group
+from ui import theme
+from ui.widgets import BigButton, Stepper, pin_pad
+
+ORDER = {Group.DICE: 0, Group.TRADE: 1, Group.CREDIT: 2, Group.CASINO: 3, Group.SETUP: 4, Group.TURN: 5, Group.CORRECTION: 6}
+"""The order of the action buttons after the usual one."""
+
+PER_VALUE = ("roll", "pick", "draw")
+"""Choices shown as one button per allowed value (the die's faces, the packages, the companies)."""
+
+
+def app() -> Any:
+    return App.get_running_app()
+
+
+def tap_name(d: Described, value: Any = None) -> str:
+    """The test name of an action button: ``act:<type>[:<fixed values>][:<value>]``, e.g. ``act:buy:7``."""
+    parts = ["act", d.choice.type, *(str(v) for k, v in d.choice.fixed.items())]
+    if value is not None:
+        parts.append(str(value))
+    return ":".join(parts)
+
+
+class ChoiceView(ModalView):
+    """A dialog for one choice: buttons or steppers built from the choice's limits, then OK."""
+
+    title = StringProperty("")
+    hint = StringProperty("")
+    ok_text = StringProperty("")
+    columns = NumericProperty(1)
+    ready = BooleanProperty(True)
+    has_ok = BooleanProperty(True)
+
+
+class TableScreen(Screen):
+    turn_text = StringProperty("")
+    turn_colour = ListProperty(list(theme.BUTTON))
+    roll_text = StringProperty("")
+    market_note = StringProperty("")
+    said_text = StringProperty("")
+    said_colour = ListProperty(list(theme.TEXT))
+    can_redo = BooleanProperty(False)
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        app().on_redraw(self.refresh)
+        self._dealing = False
+
+    def on_pre_enter(self, *_: Any) -> None:
+        self.refresh()
+
+    # -- drawing -------------------------------------------------------------------
+    def refresh(self) -> None:
+        a = app()
+        table = a.session.table
+        if table is None:
+            return
+        view = table.view().game
+        setup = table.game.setup
+        colours = setup.get("colours") or []
+        lang = a.lang
+        turn = view["turn"]
+        seat = turn["player"]
+        self.turn_colour = list(theme.figure(colours[seat] if seat is not None and seat < len(colours) else None))
+        if view["finished"]:
+            ranking = view["ranking"] or []
+            winners = " = ".join(view["players"][s]["name"] for s in (ranking[0] if ranking else []))
+            self.turn_text = f"{a.t(lang, 'ui.table.game_over')} {winners}"
+            self.turn_colour = list(theme.GOOD)
+        else:
+            self.turn_text = f"{turn['name'] or ''} · {a.t(lang, 'ui.table.round', round=turn['round'])}"
+        last = self._last_roll(table)
+        self.roll_text = "" if last is None else a.t(lang, "ui.table.last_roll", value=last)
+        self.can_redo = table.redo_depth > 0
+        self._draw_players(view, colours)
+        self._draw_market(view)
+        self._draw_said(view)
+        self._draw_actions(table)
+        self._maybe_deal(table, view)
+
+    def _last_roll(self, table: Any) -> int | None:
+        """The latest die value in the journal (rolls are actions like any other)."""
+        try:
+            recent = table.journal.actions(table.game_id, -6)
+        except Exception:
+            return None
+        for action in reversed(recent[: table.length]):
+            if action.get("type") == "roll":
+                value = action.get("value")
+                return value if isinstance(value, int) else None
+        return None
+
+    def _draw_players(self, view: dict[str, Any], colours: list[str]) -> None:
+        a = app()
+        box = self.ids.players
+        box.clear_widgets()
+        lang = a.lang
+        current = view["turn"]["player"]
+        header = Label(
+            text=f"{a.t(lang, 'ui.table.cash')} · {a.t(lang, 'ui.table.fortune')} · {a.t(lang, 'ui.table.shares')}",
+            font_size=a.unit * 0.8, color=theme.MUTED, halign="left", valign="middle", size_hint_y=None,
+            height=a.unit * 1.2)
+        header.bind(size=lambda w, s: setattr(w, "text_size", s))
+        box.add_widget(header)
+        for p in view["players"]:
+            shares = " ".join(f"{c}×{n}" for c, n in p["shares"].items() if n) or "—"
+            credit = f" · {a.t(lang, 'ui.table.credit')} {a.money(p['credit'])}" if p["credit"] else ""
+            out = f" ({a.t(lang, 'ui.table.out')})" if p["status"] == "out" else ""
+            colour = theme.figure(colours[p["seat"]] if p["seat"] < len(colours) else None)
+            row = PlayerRow(
+                text=f"[b]{p['name']}[/b]{out}  {a.money(p['cash'])} · {a.money(p['fortune'])}{credit}\n{shares}",
+                colour=list(colour), current=p["seat"] == current, tap_id=f"player:{p['seat']}",
+            )
+            box.add_widget(row)
+
+    def _draw_market(self, view: dict[str, Any]) -> None:
+        a = app()
+        grid = self.ids.market
+        grid.clear_widgets()
+        lang = a.lang
+        boerse = "prices" in view
+        for company in view["companies"]:
+            if boerse:
+                text = f"[b]{company['id']}[/b]  {a.money(company['price'])} · {company['exchange']}×"
+            else:
+                buy = "—" if company["buy"] is None else a.number(company["buy"])
+                sell = "—" if company["sell"] is None else a.number(company["sell"])
+                text = f"[b]{company['id']:>2}[/b]  {company['exchange']}×  {buy} / {sell}"
+            cell = Label(text=text, markup=True, font_size=a.unit * 0.85, color=theme.TEXT, halign="left",
+                         valign="middle", shorten=True)
+            cell.bind(size=lambda w, s: setattr(w, "text_size", s))
+            grid.add_widget(cell)
+        notes = []
+        if boerse:
+            notes.append(a.t(lang, "ui.table.dividend", amount=a.money(view["dividend_now"])))
+            notes.append(a.t(lang, "ui.table.fiscus", amount=a.money(view["fiscus"])))
+            rounds = view.get("deck", {}).get("rounds_left")
+            if rounds is not None:
+                notes.append(a.t(lang, "ui.table.rounds_left", rounds=rounds))
+        else:
+            notes.append(a.t(lang, "ui.table.market_key"))
+        self.market_note = " · ".join(notes)
+
+    def _draw_said(self, view: dict[str, Any]) -> None:
+        a = app()
+        debt = view.get("debt")
+        said = a.said
+        if debt is not None:
+            debtor = view["players"][debt["debtor"]]["name"]
+            owed = a.t(a.lang, "ui.table.owed", player=debtor, amount=a.money(debt["total"]))
+            said = f"{said}\n{owed}" if said else owed
+            self.said_colour = list(theme.SELECTED)
+        else:
+            last = a.session.last
+            refused = last is not None and getattr(last, "accepted", True) is False
+            self.said_colour = list((1, 0.55, 0.55, 1) if refused else theme.TEXT)
+        self.said_text = said
+
+    def _draw_actions(self, table: Any) -> None:
+        a = app()
+        stack = self.ids.actions
+        stack.clear_widgets()
+        if not table.writable:
+            return
+        described = table.describe(a.lang)
+        described.sort(key=lambda d: (not d.usual, ORDER.get(d.group, 9)))
+        unit = a.unit
+        height = unit * theme.TARGET
+
+        def add(tap_id: str, text: str, run: Callable[[], Any], colour: Any = theme.BUTTON, width: float | None = None,
+                share: float = 0.325) -> None:
+            button = BigButton(tap_id=tap_id, text=text, colour=list(colour), size_hint=(None if width else share, None),
+                               height=height, font_size=unit * (1.05 if share < 0.35 else 0.9))
+            if width:
+                button.width = width
+            button.bind(on_release=lambda *_: run())
+            stack.add_widget(button)
+
+        for d in described:
+            colour = theme.GOOD if d.usual else theme.BUTTON
+            if d.dialog is not None:
+                add(tap_name(d), d.label, partial(self.open_dialog, d), colour)
+            elif d.param is not None and d.options and d.choice.type in PER_VALUE:
+                wide = any(len(o.label) > 3 for o in d.options)
+                for option in d.options:
+                    add(tap_name(d, option.value), option.label, partial(self.choose, d, option.value),
+                        theme.PRIMARY if d.group == Group.DICE else colour, None if wide else height * 1.1)
+                if d.choice.type == "roll":
+                    add("act:app_die", a.t(a.lang, "ui.table.roll_app"), a.session.virtual_roll, theme.PRIMARY,
+                        height * 2.6)
+            elif d.param is not None and d.options:
+                first = d.options[0]
+                add(tap_name(d), f"{d.label}: {first.label}", partial(self.choose, d, first.value), colour,
+                    share=0.37 if len(d.options) > 1 else 0.325)
+                if len(d.options) > 1:
+                    add(tap_name(d) + ":more", a.t(a.lang, "ui.table.more"), partial(self.open_options, d),
+                        theme.BUTTON, height * 1.6)
+            else:
+                amount = f" — {a.money(d.amount)}" if d.amount is not None else ""
+                add(tap_name(d), d.label + amount, partial(self.choose, d, None), colour)
+
+    def _maybe_deal(self, table: Any, view: dict[str, Any]) -> None:
+        """The Tőzsde company draw by the app (§6, T2): each company drawn in turn, each journaled."""
+        if self._dealing or table.game.setup.get("draw_by") != "app" or view["turn"]["phase"] != "draw":
+            return
+        self._dealing = True
+
+        def deal(_dt: float) -> None:
+            self._dealing = False
+            app().session.deal()
+
+        Clock.schedule_once(deal, 0)
+
+    # -- taps ------------------------------------------------------------------------
+    def act(self, action: dict[str, Any]) -> None:
+        app().session.act(action, "screen")
+
+    def choose(self, d: Described, value: Any, *_: Any) -> None:
+        """Take a described choice with ``value`` for its free parameter (None for a fixed choice)."""
+        self.act(d.action(value))
+
+    def undo(self) -> None:
+        a = app()
+        if a.session.undo_needs_pin() and a.settings.has_pin:
+
+            def check(pin: str) -> str | None:
+                if not a.settings.check_pin(pin):
+                    return "ui.pin.wrong"
+                a.session.undo()
+                return None
+
+            pin_pad(a.t(a.lang, "ui.pin.undo"), check)
+        else:
+            a.session.undo()
+
+    def redo(self) -> None:
+        app().session.redo()
+
+    def open_options(self, d: Described) -> None:
+        """Every allowed value of a choice as its own button (e.g. 1 or 2 shares with their prices)."""
+        a = app()
+        view = ChoiceView(title=d.label, columns=2, has_ok=False)
+        for option in d.options:
+            button = BigButton(tap_id=f"{tap_name(d)}:{option.value}", text=option.label, size_hint_y=None,
+                               height=a.unit * theme.TARGET)
+            button.bind(on_release=partial(self._chosen, view, d, option.value))
+            view.ids.rows.add_widget(button)
+        view.open()
+
+    def _chosen(self, view: ModalView, d: Described, value: Any, *_: Any) -> None:
+        view.dismiss()
+        self.choose(d, value)
+
+    def open_dialog(self, d: Described) -> None:
+        if d.dialog == Dialog.SHUFFLE:
+            app().session.deal()
+        elif d.dialog == Dialog.ORDER:
+            OrderDialog(d, self.act).open()
+        elif d.dialog == Dialog.CASINO:
+            CasinoDialog(d, self.act).open()
+        else:
+            FieldsDialog(d, self.act).open()
+
+
+class PlayerRow(Label):
+    """One player: the figure's colour at the left, name, cash, fortune, credit, shares."""
+
+    colour = ListProperty(list(theme.BUTTON))
+    current = BooleanProperty(False)
+    tap_id = StringProperty("")
+
+
+class FieldsDialog(ChoiceView):
+    """A choice with several parameters: one stepper per parameter over its allowed values (e.g. a real card)."""
+
+    def __init__(self, d: Described, act: Callable[[dict[str, Any]], None], **kwargs: Any) -> None:
+        super().__init__(title=d.label, **kwargs)
+        self.described, self._act = d, act
+        a = app()
+        self.steppers: dict[str, Stepper] = {}
+        for name, options in d.fields.items():
+            stepper = Stepper(tap_id=f"dialog:{name}", values=[o.value for o in options],
+                              labels=[f"{name}: {o.label}" for o in options])
+            self.steppers[name] = stepper
+            self.ids.rows.add_widget(stepper)
+        self.ready = bool(self.steppers)
+        self.ok_text = a.t(a.lang, "ui.ok")
+
+    def confirm(self) -> None:
+        self.dismiss()
+        self._act(self.described.action({name: s.value for name, s in self.steppers.items()}))
+
+
+class OrderDialog(ChoiceView):
+    """The order of play by hand (§5, T12): tap the players in their order."""
+
+    def __init__(self, d: Described, act: Callable[[dict[str, Any]], None], **kwargs: Any) -> None:
+        a = app()
+        super().__init__(title=d.label, hint=a.t(a.lang, "ui.table.order_hint"), columns=2, **kwargs)
+        self.described, self._act = d, act
+        self.order: list[int] = []
+        table = a.session.table
+        self.names = [p.name for p in table.state.players]
+        self.buttons: list[BigButton] = []
+        for seat, name in enumerate(self.names):
+            button = BigButton(tap_id=f"order:{seat}", text=name, size_hint_y=None, height=a.unit * theme.TARGET)
+            button.bind(on_release=lambda *_, s=seat: self.pick(s))
+            self.buttons.append(button)
+            self.ids.rows.add_widget(button)
+        self.ready = False
+
+    def pick(self, seat: int) -> None:
+        if seat in self.order:
+            self.order.remove(seat)
+        else:
+            self.order.append(seat)
+        for s, button in enumerate(self.buttons):
+            place = self.order.index(s) + 1 if s in self.order else None
+            button.text = self.names[s] if place is None else f"{place}. {self.names[s]}"
+            button.colour = list(theme.PRIMARY if place else theme.BUTTON)
+        self.ready = len(self.order) == len(self.names)
+
+    def confirm(self) -> None:
+        self.dismiss()
+        self._act(self.described.action({"order": list(self.order)}))
+
+
+class CasinoDialog(ChoiceView):
+    """The casino bet (§7.3, T9): the stake on a stepper within the choice's limits, then 1 to 3 numbers."""
+
+    def __init__(self, d: Described, act: Callable[[dict[str, Any]], None], **kwargs: Any) -> None:
+        a = app()
+        super().__init__(title=d.label, columns=6, **kwargs)
+        self.described, self._act = d, act
+        stakes = d.fields.get("stake", ())
+        self.stake = Stepper(tap_id="casino:stake", values=[o.value for o in stakes], labels=[o.label for o in stakes])
+        self.allowed = [sorted(o.value) for o in d.fields.get("numbers", ())]
+        self.most = max((len(v) for v in self.allowed), default=3)
+        self.numbers: list[int] = []
+        self.hint = a.t(a.lang, "ui.table.stake")
+        holder = self.ids.rows
+        holder.cols = 6
+        self.number_buttons: dict[int, BigButton] = {}
+        for n in sorted({n for v in self.allowed for n in v}):
+            button = BigButton(tap_id=f"casino:number:{n}", text=str(n), size_hint_y=None, height=a.unit * theme.TARGET)
+            button.bind(on_release=lambda *_, n=n: self.toggle(n))
+            self.number_buttons[n] = button
+            holder.add_widget(button)
+        # the stake stepper above the numbers, the whole width
+        self.ids.rows.parent.parent.add_widget(self.stake, index=2)
+        self.ready = False
+
+    def toggle(self, n: int) -> None:
+        if n in self.numbers:
+            self.numbers.remove(n)
+        elif len(self.numbers) < self.most:
+            self.numbers.append(n)
+        for m, button in self.number_buttons.items():
+            button.colour = list(theme.SELECTED if m in self.numbers else theme.BUTTON)
+        self.ready = sorted(self.numbers) in self.allowed
+
+    def confirm(self) -> None:
+        self.dismiss()
+        self._act(self.described.action({"stake": self.stake.value, "numbers": sorted(self.numbers)}))

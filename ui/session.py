@@ -1,0 +1,220 @@
+"""The app's hold on the journal: one open :class:`~companion.table.Table` at a time, and what just happened.
+
+No Kivy here: the screens call these methods on the main thread, and the
+app's clock calls :meth:`Session.tick`. Every problem becomes a sentence
+(something with ``message(language)``), never an exception on screen.
+
+>>> import tempfile, os
+>>> session = Session(os.path.join(tempfile.mkdtemp(), "games.db"))
+>>> session.resume().message("en")
+'There is no saved game yet: start a new one.'
+>>> session.new_game({"ruleset": "tozsde", "players": ["Anna", "Béla"]}) is None
+True
+>>> session.act({"type": "roll", "value": 4}, "screen").accepted
+True
+>>> session.said("en")
+'Anna rolled 4 for the order of play.'
+>>> session.close()
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any, Callable, Protocol
+
+from companion.actions import Rejection
+from companion.journal import GameInfo, Journal, JournalError, default_path
+from companion.ruleset import SetupError
+from companion.table import Outcome, Table
+from ui import texts
+
+__all__ = ["Sentence", "Session"]
+
+FOLLOW = "journal"
+"""The source of an outcome that follows another writer (``Table.refresh``)."""
+
+
+class Sentence(Protocol):
+    """Anything the screen can say in a language: an outcome, a rejection, a setup error."""
+
+    def message(self, language: str = "en") -> str: ...
+
+
+def problem(key: str, **params: Any) -> Rejection:
+    """A keyed sentence of the app's own catalogue."""
+    return Rejection(key, params)
+
+
+class Session:
+    """The open game of the app, its listeners and the last thing said."""
+
+    def __init__(self, db: str | os.PathLike[str] | None = None) -> None:
+        texts.load()
+        self.db = Path(db) if db is not None else default_path()
+        self.table: Table | None = None
+        self.last: Sentence | None = None
+        """What just happened (or why not): stays on screen until the next action."""
+        self._listeners: list[Callable[[], None]] = []
+        self._unsubscribe: Callable[[], None] | None = None
+
+    # -- listeners -------------------------------------------------------------
+    def listen(self, listener: Callable[[], None]) -> None:
+        """Call ``listener()`` after every change of the game shown (an action, undo, another writer)."""
+        self._listeners.append(listener)
+
+    def _changed(self) -> None:
+        for listener in list(self._listeners):
+            listener()
+
+    def _on_outcome(self, outcome: Outcome) -> None:
+        if outcome.source == FOLLOW and outcome.rejection is not None and outcome.rejection.code == "changed_elsewhere":
+            length = self.table.length if self.table is not None else 0
+            self.last = problem("ui.followed", length=length)
+        else:
+            self.last = outcome
+        self._changed()
+
+    # -- games -------------------------------------------------------------------
+    def games(self) -> list[GameInfo]:
+        """The saved games, newest first; none if the journal cannot be read."""
+        try:
+            with Journal.open(self.db, readonly=True) as journal:
+                return sorted(journal.games(), key=lambda g: g.updated, reverse=True)
+        except (JournalError, OSError):
+            return []
+
+    def last_game(self) -> int | None:
+        try:
+            with Journal.open(self.db, readonly=True) as journal:
+                return journal.last_game()
+        except (JournalError, OSError):
+            return None
+
+    def _take(self, table: Table) -> None:
+        self.close()
+        self.table = table
+        self._unsubscribe = table.subscribe(self._on_outcome)
+        self.last = None
+        if table.damage is not None:
+            self.last = problem("ui.error.damaged", error=table.damage)
+        self._changed()
+
+    def resume(self, game_id: int | None = None) -> Sentence | None:
+        """Open a saved game (by default the one played last); None, or why not."""
+        if game_id is None:
+            game_id = self.last_game()
+            if game_id is None:
+                return problem("ui.no_saved_game")
+        try:
+            table = Table.open(self.db, game_id)
+        except (JournalError, OSError) as error:
+            return problem("ui.error.journal", error=str(error))
+        self._take(table)
+        return None
+
+    def new_game(self, setup: dict[str, Any], *, deal: bool = True) -> Sentence | None:
+        """Start a game from a setup; None, or why it cannot start. With ``deal`` the app makes
+        the action of chance due at once (the virtual deck's shuffle)."""
+        try:
+            table = Table.new(setup, self.db)
+        except SetupError as error:
+            return error
+        except (JournalError, OSError) as error:
+            return problem("ui.error.journal", error=str(error))
+        self._take(table)
+        if deal:
+            self.deal()
+        return None
+
+    def close(self) -> None:
+        if self._unsubscribe is not None:
+            self._unsubscribe()
+            self._unsubscribe = None
+        if self.table is not None:
+            self.table.close()
+            self.table = None
+
+    # -- acting --------------------------------------------------------------------
+    def _guard(self, run: Callable[[Table], Outcome | None]) -> Outcome | None:
+        """Run one change of the game; an engine or journal error becomes a sentence and changes nothing."""
+        if self.table is None:
+            self.last = problem("ui.no_game_open")
+            self._changed()
+            return None
+        try:
+            return run(self.table)
+        except (JournalError, OSError) as error:
+            self.last = problem("ui.error.journal", error=str(error))
+        except Exception as error:  # an engine bug: the table rebuilds from the journal on the next read
+            self.last = problem("ui.error.program", error=repr(error))
+        self._changed()
+        return None
+
+    def act(self, action: Any, source: str = "screen") -> Outcome:
+        """Submit one action; the outcome is also what the screen says next."""
+        outcome = self._guard(lambda t: t.submit(action, source))
+        if outcome is None:
+            return Outcome(False, action, rejection=Rejection("ui.error.not_taken"), source=source)
+        if not outcome.accepted:  # subscribers hear only committed changes: say the refusal too
+            self.last = outcome
+            self._changed()
+        return outcome
+
+    def virtual_roll(self) -> Outcome | None:
+        return self._refused_too(self._guard(lambda t: t.virtual_roll("screen-die")))
+
+    def undo(self) -> Outcome | None:
+        return self._refused_too(self._guard(lambda t: t.undo("screen")))
+
+    def redo(self) -> Outcome | None:
+        return self._refused_too(self._guard(lambda t: t.redo("screen")))
+
+    def deal(self) -> Outcome | None:
+        """The action of chance due now, made by the app (the Tőzsde draw, the Börse shuffle)."""
+        return self._refused_too(self._guard(lambda t: t.deal_chance("app")))
+
+    def _refused_too(self, outcome: Outcome | None) -> Outcome | None:
+        if outcome is not None and not outcome.accepted:
+            self.last = outcome
+            self._changed()
+        return outcome
+
+    def tick(self) -> None:
+        """On the main thread, every frame tick: apply queued inputs (the die, buttons), follow other writers."""
+        if self.table is None:
+            return
+        try:
+            self.table.process_pending()
+            self.table.refresh(FOLLOW)
+        except (JournalError, OSError) as error:
+            self.last = problem("ui.error.journal", error=str(error))
+            self._changed()
+
+    # -- what the screen asks ----------------------------------------------------
+    def undo_needs_pin(self) -> bool:
+        """True when undoing would go back past the current player's turn: the last action
+        was not the current player's own, or it ended a turn."""
+        table = self.table
+        if table is None or table.length == 0:
+            return False
+        try:
+            last = table.journal.actions(table.game_id, -1)
+        except JournalError:
+            return True
+        if not last:
+            return False
+        action = last[-1]
+        current = table.state.current
+        return action.get("type") == "end_turn" or action.get("player") is None or action.get("player") != current
+
+    def said(self, language: str) -> str:
+        """What just happened, in ``language`` ("" when nothing was said yet)."""
+        if self.last is None:
+            return ""
+        text = self.last.message(language)
+        if not text and isinstance(self.last, Outcome) and self.last.accepted and isinstance(self.last.action, dict):
+            kind = self.last.action.get("type")
+            if kind in ("undo", "redo"):
+                return Rejection("ui.undone" if kind == "undo" else "ui.redone").message(language)
+        return text

@@ -1,0 +1,146 @@
+"""The app's settings: one JSON file in the user config folder.
+
+Language, display, sound, the banker PIN (a salted scrypt hash, never the
+PIN itself) and the GPIO pin map of the table's buttons. A file that cannot
+be read gives the defaults and a sentence saying so; nothing is lost
+silently and the app still starts.
+
+>>> import tempfile, pathlib
+>>> path = pathlib.Path(tempfile.mkdtemp()) / "settings.json"
+>>> s, problem = Settings.load(path)
+>>> s.language, problem
+('en', None)
+>>> s.set_pin("2468"); s.save(path)
+>>> loaded, _ = Settings.load(path)
+>>> loaded.check_pin("2468"), loaded.check_pin("1111"), "2468" in path.read_text()
+(True, False, False)
+>>> _ = path.write_text("{not json")
+>>> Settings.load(path)[1]
+'ui.settings.unreadable'
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import os
+import secrets
+from dataclasses import asdict, dataclass, field, fields
+from enum import StrEnum
+from pathlib import Path
+from typing import Any
+
+from companion.messages import LANGUAGES
+
+SCRYPT = {"n": 2**14, "r": 8, "p": 1}
+"""scrypt's cost: about 50 ms on a Raspberry Pi 4, far too slow to try every 4-digit PIN by hand at the table."""
+
+
+class Display(StrEnum):
+    """How the app takes the screen."""
+
+    WINDOW = "window"
+    FULLSCREEN = "fullscreen"
+
+
+def default_gpio() -> dict[str, int]:
+    """The BCM pins of the table's buttons (for the hardware work): roll, undo, confirm."""
+    return {"roll": 17, "undo": 27, "confirm": 22}
+
+
+@dataclass
+class Settings:
+    """Everything the app keeps between evenings, besides the games (those live in the journal)."""
+
+    language: str = "en"
+    display: Display = Display.WINDOW
+    sound: bool = True
+    pin_hash: str | None = None
+    """``scrypt$<salt hex>$<hash hex>``; None while no PIN is set."""
+    gpio: dict[str, int] = field(default_factory=default_gpio)
+    screen: str = "start"
+    """The screen that was showing: the app comes back to it on the next start."""
+
+    # -- the PIN -------------------------------------------------------------
+    def set_pin(self, pin: str) -> None:
+        salt = secrets.token_bytes(16)
+        self.pin_hash = f"scrypt${salt.hex()}${_hash(pin, salt).hex()}"
+
+    def check_pin(self, pin: str) -> bool:
+        """True if ``pin`` is the banker PIN (or no PIN is set)."""
+        if self.pin_hash is None:
+            return True
+        try:
+            kind, salt, digest = self.pin_hash.split("$")
+            return kind == "scrypt" and hmac.compare_digest(_hash(pin, bytes.fromhex(salt)), bytes.fromhex(digest))
+        except ValueError:
+            return False
+
+    @property
+    def has_pin(self) -> bool:
+        return self.pin_hash is not None
+
+    # -- the file --------------------------------------------------------------
+    @classmethod
+    def load(cls, path: Path | None = None) -> tuple[Settings, str | None]:
+        """The settings in ``path`` and None, or the defaults and the message key of why the file was not used."""
+        path = path or default_path()
+        try:
+            raw = json.loads(path.read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            return cls(), None
+        except (OSError, ValueError):
+            return cls(), "ui.settings.unreadable"
+        try:
+            return cls.from_json(raw), None
+        except (TypeError, ValueError, KeyError):
+            return cls(), "ui.settings.bad_values"
+
+    @classmethod
+    def from_json(cls, raw: Any) -> Settings:
+        if not isinstance(raw, dict):
+            raise TypeError("settings must be a JSON object")
+        known = {f.name for f in fields(cls)}
+        values = {k: v for k, v in raw.items() if k in known}
+        settings = cls(**values)
+        if settings.language not in LANGUAGES:
+            raise ValueError(f"unknown language {settings.language!r}")
+        settings.display = Display(settings.display)
+        if not isinstance(settings.sound, bool):
+            raise TypeError("sound must be true or false")
+        if not isinstance(settings.screen, str):
+            raise TypeError("screen must be a name")
+        if settings.pin_hash is not None and not isinstance(settings.pin_hash, str):
+            raise TypeError("pin_hash must be text")
+        if not isinstance(settings.gpio, dict) or not all(
+            isinstance(k, str) and isinstance(v, int) and not isinstance(v, bool) for k, v in settings.gpio.items()
+        ):
+            raise TypeError("gpio must map button names to pin numbers")
+        return settings
+
+    def save(self, path: Path | None = None) -> None:
+        """Write the file in one step (a temporary file renamed), so a power cut leaves the old or the new one."""
+        path = path or default_path()
+        path.parent.mkdir(parents=True, exist_ok=True)
+        temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+        data = {**asdict(self), "display": str(self.display)}
+        try:
+            temporary.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+            os.replace(temporary, path)
+        finally:
+            temporary.unlink(missing_ok=True)
+
+
+def _hash(pin: str, salt: bytes) -> bytes:
+    return hashlib.scrypt(pin.encode("utf-8"), salt=salt, dklen=32, **SCRYPT)
+
+
+def default_path() -> Path:
+    """``$COMPANION_SETTINGS``, else ``settings.json`` in the user config folder."""
+    override = os.environ.get("COMPANION_SETTINGS")
+    if override:
+        return Path(override)
+    from platformdirs import user_config_dir
+
+    return Path(user_config_dir("companion")) / "settings.json"

@@ -1,0 +1,61 @@
+"""Sizes and colours of the app, tuned for the 7-inch 800×480 touchscreen and right on larger screens.
+
+Everything scales with the window's height through one *unit* (the body
+text size): 20 px at 480 px high, 45 px at 1080, never below 18 dp. A touch
+target is at least 2.6 units high, about 52 px on the 7-inch display
+(≥ 9 mm there), and the turn banner's text is 2 units, readable from 2 m.
+
+>>> unit_for(480, 1.0), unit_for(1080, 1.0), unit_for(300, 1.0)
+(20.0, 45.0, 18.0)
+"""
+
+from __future__ import annotations
+
+RGBA = tuple[float, float, float, float]
+
+LINES_PER_SCREEN = 24
+"""The body text is 1/24 of the window's height."""
+
+TARGET = 2.6
+"""A button's height in units."""
+
+BIG = 1.5
+HUGE = 2.0
+SMALL = 0.8
+
+BACKGROUND: RGBA = (0.09, 0.10, 0.12, 1)
+PANEL: RGBA = (0.15, 0.16, 0.19, 1)
+BUTTON: RGBA = (0.24, 0.27, 0.33, 1)
+PRIMARY: RGBA = (0.10, 0.46, 0.82, 1)
+GOOD: RGBA = (0.18, 0.55, 0.30, 1)
+WARN: RGBA = (0.75, 0.45, 0.08, 1)
+BAD: RGBA = (0.72, 0.18, 0.18, 1)
+TEXT: RGBA = (0.95, 0.95, 0.95, 1)
+MUTED: RGBA = (0.70, 0.72, 0.76, 1)
+SELECTED: RGBA = (0.95, 0.75, 0.15, 1)
+
+FIGURES: dict[str, RGBA] = {
+    "red": (0.85, 0.20, 0.20, 1),
+    "blue": (0.20, 0.45, 0.90, 1),
+    "green": (0.20, 0.65, 0.30, 1),
+    "yellow": (0.90, 0.78, 0.10, 1),
+    "purple": (0.60, 0.30, 0.80, 1),
+    "orange": (0.95, 0.55, 0.10, 1),
+}
+"""The players' figure colours, in the order they are offered."""
+
+
+def figure(name: str | None) -> RGBA:
+    """The colour of a figure by name (grey for none or an unknown one)."""
+    return FIGURES.get(name or "", BUTTON)
+
+
+def text_on(colour: RGBA) -> RGBA:
+    """Black or white text, whichever reads better on ``colour``."""
+    r, g, b, _ = colour
+    return (0.05, 0.05, 0.05, 1) if 0.299 * r + 0.587 * g + 0.114 * b > 0.6 else TEXT
+
+
+def unit_for(height: float, density: float) -> float:
+    """The body text size for a window ``height`` px high on a screen of ``density`` (px per dp)."""
+    return max(18.0 * density, height / LINES_PER_SCREEN)

@@ -1,0 +1,174 @@
+"""The app's building blocks: big buttons, a stepper, the PIN pad and the name pad.
+
+Every tappable widget carries a ``tap_id``, so a test (or a script driving
+the screen) finds it by name and taps it as a finger would.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Sequence
+
+from kivy.app import App
+from kivy.properties import ListProperty, NumericProperty, ObjectProperty, StringProperty
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.button import Button
+from kivy.uix.label import Label
+from kivy.uix.modalview import ModalView
+from kivy.uix.widget import Widget
+
+from ui import theme
+
+
+class BigButton(Button):
+    """A touch target of at least :data:`ui.theme.TARGET` units; ``tap_id`` names it for tests."""
+
+    tap_id = StringProperty("")
+    colour = ListProperty(list(theme.BUTTON))
+
+
+class Caption(Label):
+    """A label that wraps within its width and grows to its text's height."""
+
+
+def find(root: Widget, tap_id: str) -> Widget | None:
+    """The widget named ``tap_id`` under ``root`` (itself included), or None."""
+    for widget in root.walk(restrict=True):
+        if getattr(widget, "tap_id", None) == tap_id:
+            return widget
+    return None
+
+
+def tap_ids(root: Widget) -> list[str]:
+    """Every ``tap_id`` under ``root``, in drawing order."""
+    return [w.tap_id for w in root.walk(restrict=True) if getattr(w, "tap_id", "")]
+
+
+class Stepper(BoxLayout):
+    """− value +: picks one of ``values`` (shown by ``labels``), never a keyboard."""
+
+    tap_id = StringProperty("")
+    values = ListProperty([])
+    labels = ListProperty([])
+    index = NumericProperty(0)
+    shown = StringProperty("")
+    on_pick = ObjectProperty(None, allownone=True)
+
+    def on_values(self, *_: Any) -> None:
+        self.index = min(self.index, max(0, len(self.values) - 1))
+        self._show()
+
+    def on_labels(self, *_: Any) -> None:
+        self._show()
+
+    def on_index(self, *_: Any) -> None:
+        self._show()
+
+    def _show(self) -> None:
+        if not self.values:
+            self.shown = ""
+            return
+        i = int(self.index)
+        self.shown = str(self.labels[i]) if i < len(self.labels) else str(self.values[i])
+
+    @property
+    def value(self) -> Any:
+        return self.values[int(self.index)] if self.values else None
+
+    def select(self, value: Any) -> None:
+        if value in self.values:
+            self.index = self.values.index(value)
+
+    def step(self, by: int) -> None:
+        if not self.values:
+            return
+        self.index = max(0, min(len(self.values) - 1, int(self.index) + by))
+        if self.on_pick is not None:
+            self.on_pick(self.value)
+
+
+class Pad(ModalView):
+    """A modal pad: a title, a line of what was typed, keys, OK and Cancel."""
+
+    title = StringProperty("")
+    typed = StringProperty("")
+    shown = StringProperty("")
+    problem = StringProperty("")
+    keys = ListProperty([])
+    presets = ListProperty([])
+    columns = NumericProperty(3)
+    secret = False
+    on_done: Callable[[str], str | None] | None = None
+    """Called with what was typed; returns a problem key to keep the pad open, or None."""
+
+    def on_keys(self, *_: Any) -> None:
+        app = App.get_running_app()
+        grid = self.ids.keygrid
+        grid.clear_widgets()
+        grid.cols = int(self.columns)
+        for key in self.keys:
+            label = app.t(app.lang, "ui.delete") if key == "⌫" else key
+            button = BigButton(text=label, tap_id=f"pad:{key}", size_hint_min_y=app.unit * 2)
+            button.bind(on_release=lambda _b, k=key: self.press(k))
+            grid.add_widget(button)
+
+    def on_presets(self, *_: Any) -> None:
+        row = self.ids.presets
+        row.clear_widgets()
+        for name in self.presets:
+            button = BigButton(text=name, tap_id=f"pad:name:{name}", colour=list(theme.PRIMARY))
+            button.bind(on_release=lambda _b, n=name: self.pick(n))
+            row.add_widget(button)
+        row.height = App.get_running_app().unit * theme.TARGET if self.presets else 0
+
+    def pick(self, name: str) -> None:
+        self.typed = name
+        self.confirm()
+
+    def on_typed(self, *_: Any) -> None:
+        self.shown = "*" * len(self.typed) if self.secret else self.typed
+
+    def press(self, key: str) -> None:
+        self.problem = ""
+        if key == "⌫":
+            self.typed = self.typed[:-1]
+        elif len(self.typed) < 12:
+            self.typed += key
+
+    def confirm(self) -> None:
+        problem = None if self.on_done is None else self.on_done(self.typed)
+        if problem:
+            app = App.get_running_app()
+            self.problem = app.t(app.lang, problem)
+            self.typed = ""
+        else:
+            self.dismiss()
+
+
+def pin_pad(title: str, done: Callable[[str], str | None]) -> Pad:
+    """The PIN pad: ten digits and delete; ``done(pin)`` returns a problem key or None."""
+    pad = Pad(title=title)
+    pad.secret = True
+    pad.keys = [*"123456789", "⌫", "0"]
+    pad.on_done = done
+    pad.open()
+    return pad
+
+
+def name_pad(title: str, name: str, presets: Sequence[str], done: Callable[[str], str | None]) -> Pad:
+    """The name pad: preset names as chips and an on-screen letter pad (no system keyboard)."""
+    pad = NamePad(title=title, columns=10)
+    pad.presets = list(presets)[:6]
+    pad.keys = list("ABCDEFGHIJKLMNOPQRSTUVWXYZÁÉÍÓÖŐÚÜŰÄ-") + ["⌫"]
+    pad.typed = name
+    pad.on_done = done
+    pad.open()
+    return pad
+
+
+class NamePad(Pad):
+    """The name pad: a capital first, then small letters."""
+
+    def press(self, key: str) -> None:
+        if key != "⌫" and self.typed:
+            key = key.lower()  # names are typed as Anna: a capital first, then small letters
+        super().press(key)
