@@ -21,7 +21,9 @@ class BuildPyWithCatalogues(build_py):
         assert spec is not None and spec.loader is not None
         catalogue = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(catalogue)
-        catalogue.compile_package(Path(self.build_lib) / "companion")
+        for package in ("companion", "ui"):  # the engine's catalogues and the touchscreen app's
+            if (Path(self.build_lib) / package).is_dir():
+                catalogue.compile_package(Path(self.build_lib) / package)
 
 
 setup(cmdclass={"build_py": BuildPyWithCatalogues})

@@ -12,8 +12,12 @@ ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "companion"
 
 
+APP = ROOT / "ui"
+
+
 def po_files() -> list[Path]:
-    return sorted(PACKAGE.glob("**/locale/*/LC_MESSAGES/*.po"))
+    """The engine's catalogues and the touchscreen app's."""
+    return sorted([*PACKAGE.glob("**/locale/*/LC_MESSAGES/*.po"), *APP.glob("locale/*/LC_MESSAGES/*.po")])
 
 
 def domains() -> dict[str, Path]:

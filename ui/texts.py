@@ -1,4 +1,4 @@
-"""The app's own texts: the ``ui`` catalogue (``ui/messages.json``) in the engine's message mechanism.
+"""The app's own texts: the gettext domain ``ui`` (``ui/locale/<language>/LC_MESSAGES/ui.po``) in the engine's catalogue.
 
 Every text on screen is keyed (``ui.…``) and rendered in the screen's
 language with :func:`companion.messages.render`, like the engine's events
@@ -11,11 +11,9 @@ and refusals, so a language switch changes every label at once.
 
 from __future__ import annotations
 
-import json
-from importlib import resources
 from typing import Any
 
-from companion.messages import LANGUAGES, register, render
+from companion.messages import LANGUAGES, register_package, render
 
 __all__ = ["LANGUAGES", "load", "text"]
 
@@ -26,7 +24,7 @@ def load() -> None:
     """Add the app's texts to the catalogue (once)."""
     global _loaded
     if not _loaded:
-        register(json.loads(resources.files("ui").joinpath("messages.json").read_text(encoding="utf-8")))
+        register_package("ui")
         _loaded = True
 
 
