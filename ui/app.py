@@ -39,6 +39,8 @@ class CompanionApp(App):
     """The body text size in px for the current window (:func:`ui.theme.unit_for`)."""
     said = StringProperty("")
     """What just happened, in the screen's language (kept until the next action)."""
+    notice = StringProperty("")
+    """The app's own last sentence (a problem, a PIN saved), not a game's event: the start screen shows it."""
     kiosk = BooleanProperty(False)
 
     def __init__(
@@ -113,7 +115,7 @@ class CompanionApp(App):
         self.save_settings()
 
     def on_lang(self, *_: Any) -> None:
-        self.said = self.session.said(self.lang)
+        self._say()
         self.redraw()
 
     def _resized(self, _window: Any, size: tuple[int, int]) -> None:
@@ -127,7 +129,7 @@ class CompanionApp(App):
         from ui.session import problem
 
         self.session.last = problem(key, **params)
-        self.said = self.session.said(self.lang)
+        self._say()
 
     def money(self, amount: int | None) -> str:
         """An amount with the game's currency, as the screen's language writes it (12,000 / 12 000 / 12.000)."""
@@ -150,8 +152,14 @@ class CompanionApp(App):
             redraw()
 
     def _game_changed(self) -> None:
-        self.said = self.session.said(self.lang)
+        self._say()
         self.redraw()
+
+    def _say(self) -> None:
+        from companion.table import Outcome
+
+        self.said = self.session.said(self.lang)
+        self.notice = "" if isinstance(self.session.last, Outcome) else self.said
 
     def _screen_changed(self, _manager: Any, name: str) -> None:
         if name != self.settings.screen:

@@ -194,7 +194,7 @@ class TableScreen(Screen):
         def add(tap_id: str, text: str, run: Callable[[], Any], colour: Any = theme.BUTTON, width: float | None = None,
                 share: float = 0.325) -> None:
             button = BigButton(tap_id=tap_id, text=text, colour=list(colour), size_hint=(None if width else share, None),
-                               height=height, font_size=unit * (1.05 if share < 0.35 else 0.9))
+                               height=height, font_size=unit * (1.05 if share < 0.35 else 0.85))
             if width:
                 button.width = width
             button.bind(on_release=lambda *_: run())
@@ -214,8 +214,7 @@ class TableScreen(Screen):
                         height * 2.6)
             elif d.param is not None and d.options:
                 first = d.options[0]
-                add(tap_name(d), f"{d.label}: {first.label}", partial(self.choose, d, first.value), colour,
-                    share=0.37 if len(d.options) > 1 else 0.325)
+                add(tap_name(d), f"{d.label}\n{first.label}", partial(self.choose, d, first.value), colour, share=0.37)
                 if len(d.options) > 1:
                     add(tap_name(d) + ":more", a.t(a.lang, "ui.table.more"), partial(self.open_options, d),
                         theme.BUTTON, height * 1.6)

@@ -1,0 +1,134 @@
+"""Screenshots of every screen at the 7-inch display's 800×480 and at 1920×1080, in German and Hungarian.
+
+Run under a display (a virtual one will do)::
+
+    xvfb-run -a -s "-screen 0 1920x1080x24" .venv/bin/python -m ui.screenshots
+
+The PNGs go to ``docs/screenshots/<screen>-<language>-<width>.png``. The
+games shown are played by the engine's random bot from a fixed seed, so
+the pictures change only when the screens do.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any, Callable
+
+SIZES = ((800, 480), (1920, 1080))
+LANGUAGES = ("de", "hu")
+OUT = Path(__file__).resolve().parents[1] / "docs" / "screenshots"
+
+
+def _play(app: Any, setup: dict[str, Any], actions: int, seed: int) -> None:
+    """Start a game and let the bot play ``actions`` actions through the session (as taps would)."""
+    from companion import bots
+
+    app.session.new_game(setup)
+    rng = random.Random(seed)
+    table = app.session.table
+    for _ in range(actions):
+        if table.state.finished:
+            break
+        if table.state.phase == "draw":
+            app.session.deal()
+            continue
+        app.session.act(bots.choose(table.game, rng))
+
+
+def scenes() -> dict[str, Callable[[Any], None]]:
+    """Each screen to show, by name: a function that brings the app there."""
+    from ui.screens.start import SettingsView
+
+    tozsde = {"ruleset": "tozsde", "players": ["Anna", "Béla", "Csaba", "Dóra"],
+              "colours": ["red", "blue", "green", "yellow"], "order_by": "rolloff", "draw_by": "app"}
+    boerse = {"ruleset": "boerse", "players": ["Anna", "Bernd", "Clara"], "colours": ["red", "blue", "purple"],
+              "first_player": 1}
+
+    def start(app: Any) -> None:
+        _play(app, tozsde, 40, 3)
+        app.manager.current = "start"
+
+    def settings(app: Any) -> None:
+        start(app)
+        SettingsView().open()
+
+    def new_tozsde(app: Any) -> None:
+        app.manager.current = "new"
+        app.manager.get_screen("new").pick_ruleset("tozsde")
+
+    def new_boerse(app: Any) -> None:
+        app.manager.current = "new"
+        app.manager.get_screen("new").pick_ruleset("boerse")
+
+    def names(app: Any) -> None:
+        new_tozsde(app)
+        app.manager.get_screen("new").edit_name(1)
+
+    def table_tozsde(app: Any) -> None:
+        _play(app, tozsde, 60, 7)
+        app.manager.current = "table"
+
+    def table_tozsde_order(app: Any) -> None:
+        app.session.new_game({**tozsde, "order_by": "hand"})
+        app.manager.current = "table"
+        screen = app.manager.get_screen("table")
+        screen.open_dialog(next(d for d in app.session.table.describe(app.lang) if d.choice.type == "set_order"))
+
+    def table_boerse(app: Any) -> None:
+        _play(app, boerse, 45, 5)
+        app.manager.current = "table"
+
+    return {
+        "start": start, "settings": settings, "new-tozsde": new_tozsde, "new-boerse": new_boerse, "names": names,
+        "table-tozsde": table_tozsde, "table-tozsde-order": table_tozsde_order, "table-boerse": table_boerse,
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    wanted = set(argv if argv is not None else sys.argv[1:])
+    from ui import launch
+
+    launch.configure(SIZES[0])
+    from kivy.base import EventLoop
+    from kivy.core.window import Window
+
+    from ui.app import CompanionApp
+    from ui.session import Session
+
+    work = Path(tempfile.mkdtemp(prefix="screens-"))
+    app = CompanionApp(work / "games.db", settings_path=work / "settings.json")
+    app._run_prepare()
+    OUT.mkdir(parents=True, exist_ok=True)
+    for name, bring in scenes().items():
+        if wanted and name not in wanted:
+            continue
+        for language in LANGUAGES:
+            for width, height in SIZES:
+                for child in list(Window.children):
+                    if child is not app.root:
+                        child.dismiss(animation=False)
+                app.session.close()
+                db = work / f"{name}-{language}-{width}.db"
+                app.session = Session(db)
+                app.session.listen(app._game_changed)
+                app.lang = language
+                Window.size = (width, height)
+                for _ in range(3):
+                    EventLoop.idle()
+                bring(app)
+                for _ in range(6):
+                    EventLoop.idle()
+                shot = Window.screenshot(name=str(work / "shot.png"))
+                target = OUT / f"{name}-{language}-{width}.png"
+                os.replace(shot, target)
+                print(target.relative_to(OUT.parents[1]))
+    app.session.close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
