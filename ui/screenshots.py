@@ -64,6 +64,10 @@ def scenes() -> dict[str, Callable[[Any], None]]:
         app.manager.current = "new"
         app.manager.get_screen("new").pick_ruleset("boerse")
 
+    def new_options(app: Any) -> None:
+        new_boerse(app)
+        app.manager.get_screen("new").ids.scroll.scroll_y = 0  # scrolled down to the house options
+
     def names(app: Any) -> None:
         new_tozsde(app)
         app.manager.get_screen("new").edit_name(1)
@@ -83,7 +87,8 @@ def scenes() -> dict[str, Callable[[Any], None]]:
         app.manager.current = "table"
 
     return {
-        "start": start, "settings": settings, "new-tozsde": new_tozsde, "new-boerse": new_boerse, "names": names,
+        "start": start, "settings": settings, "new-tozsde": new_tozsde, "new-boerse": new_boerse,
+        "new-boerse-options": new_options, "names": names,
         "table-tozsde": table_tozsde, "table-tozsde-order": table_tozsde_order, "table-boerse": table_boerse,
     }
 

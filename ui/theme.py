@@ -45,6 +45,21 @@ FIGURES: dict[str, RGBA] = {
 """The players' figure colours, in the order they are offered."""
 
 
+MISSING_GLYPHS = {"→": "»"}
+"""Characters of the engine's texts that the bundled font (Roboto) lacks, with what is drawn instead."""
+
+
+def printable(text: str) -> str:
+    """``text`` with every character the font cannot draw replaced.
+
+    >>> printable("Stahl: 550 → 700 DM")
+    'Stahl: 550 » 700 DM'
+    """
+    for missing, drawn in MISSING_GLYPHS.items():
+        text = text.replace(missing, drawn)
+    return text
+
+
 def figure(name: str | None) -> RGBA:
     """The colour of a figure by name (grey for none or an unknown one)."""
     return FIGURES.get(name or "", BUTTON)

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any, Callable, Sequence
 
 from kivy.app import App
+from kivy.clock import Clock
 from kivy.properties import ListProperty, NumericProperty, ObjectProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.button import Button
@@ -20,10 +21,38 @@ from ui import theme
 
 
 class BigButton(Button):
-    """A touch target of at least :data:`ui.theme.TARGET` units; ``tap_id`` names it for tests."""
+    """A touch target of at least :data:`ui.theme.TARGET` units; ``tap_id`` names it for tests.
+
+    Its text is set in ``base_font`` and made smaller (down to 60 %) where a
+    long label (German's long words) would not fit the button: nothing is
+    cut off or spills over.
+    """
 
     tap_id = StringProperty("")
     colour = ListProperty(list(theme.BUTTON))
+    base_font = NumericProperty(20)
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self._fit = Clock.create_trigger(self.fit)
+        self.bind(size=self._fit, text=self._fit, base_font=self._fit)
+        self._fit()
+
+    def fit(self, *_: Any) -> None:
+        """The largest size up to ``base_font`` at which the text fits: no word broken, no line outside."""
+        from kivy.core.text import Label as CoreLabel
+
+        self.font_size = self.base_font
+        longest = max(self.text.split(), key=len, default="")
+        width = (self.text_size[0] or self.width) - 2
+        while self.font_size > self.base_font * 0.6:
+            if longest and CoreLabel(font_size=self.font_size, bold=self.bold).get_extents(longest)[0] > width:
+                self.font_size *= 0.9
+                continue
+            self.texture_update()
+            if self.texture_size[1] <= self.height - 4:
+                break
+            self.font_size *= 0.9
 
 
 class Caption(Label):

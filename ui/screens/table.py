@@ -178,7 +178,7 @@ class TableScreen(Screen):
             last = a.session.last
             refused = last is not None and getattr(last, "accepted", True) is False
             self.said_colour = list((1, 0.55, 0.55, 1) if refused else theme.TEXT)
-        self.said_text = said
+        self.said_text = theme.printable(said)
 
     def _draw_actions(self, table: Any) -> None:
         a = app()
@@ -193,8 +193,10 @@ class TableScreen(Screen):
 
         def add(tap_id: str, text: str, run: Callable[[], Any], colour: Any = theme.BUTTON, width: float | None = None,
                 share: float = 0.325) -> None:
-            button = BigButton(tap_id=tap_id, text=text, colour=list(colour), size_hint=(None if width else share, None),
-                               height=height, font_size=unit * (1.05 if share < 0.35 else 0.85))
+            button = BigButton(tap_id=tap_id, text=theme.printable(text), colour=list(colour),
+                               size_hint=(None if width else share, None),
+                               height=height)
+            button.base_font = unit * (1.05 if share < 0.35 else 0.85)  # after the kv rule's own size
             if width:
                 button.width = width
             button.bind(on_release=lambda *_: run())
@@ -264,7 +266,7 @@ class TableScreen(Screen):
         a = app()
         view = ChoiceView(title=d.label, columns=2, has_ok=False)
         for option in d.options:
-            button = BigButton(tap_id=f"{tap_name(d)}:{option.value}", text=option.label, size_hint_y=None,
+            button = BigButton(tap_id=f"{tap_name(d)}:{option.value}", text=theme.printable(option.label), size_hint_y=None,
                                height=a.unit * theme.TARGET)
             button.bind(on_release=partial(self._chosen, view, d, option.value))
             view.ids.rows.add_widget(button)
@@ -303,7 +305,7 @@ class FieldsDialog(ChoiceView):
         self.steppers: dict[str, Stepper] = {}
         for name, options in d.fields.items():
             stepper = Stepper(tap_id=f"dialog:{name}", values=[o.value for o in options],
-                              labels=[f"{name}: {o.label}" for o in options])
+                              labels=[theme.printable(f"{name}: {o.label}") for o in options])
             self.steppers[name] = stepper
             self.ids.rows.add_widget(stepper)
         self.ready = bool(self.steppers)
