@@ -1,0 +1,197 @@
+#!/bin/bash
+# Turn a fresh Raspberry Pi OS Lite (64-bit, Bookworm) into a kiosk that boots into the table
+# companion. Run as root from a copy of the repository; running it again changes nothing more.
+#
+#   sudo systemd/install.sh              install, then (re)start the kiosk
+#   sudo systemd/install.sh --no-start   install; the kiosk starts at the next boot
+#   systemd/install.sh --dry-run         print what it would do, change nothing (no root needed)
+#   systemd/install.sh --render-units DIR [--prefix P]
+#                                        only write the unit files for prefix P into DIR
+#
+# Options: --prefix DIR (where the code goes, default /opt/companion), --cage (also install the
+# cage compositor and use it: the fallback where KMS/DRM fails on a model).
+# What it does, step by step: docs/raspberry-pi.md.
+set -euo pipefail
+
+source_dir=$(cd "$(dirname "$(readlink -f "$0")")/.." && pwd)
+prefix=/opt/companion
+dry_run=0
+start=1
+cage=0
+render_dir=""
+user=companion
+groups=(video render input gpio dialout)
+units=(companion.service companion-backup.service companion-backup.timer companion-backup.path)
+
+usage() { sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; }
+
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --dry-run) dry_run=1 ;;
+    --no-start) start=0 ;;
+    --cage) cage=1 ;;
+    --prefix) prefix=${2:?--prefix needs a folder}; shift ;;
+    --render-units) render_dir=${2:?--render-units needs a folder}; shift ;;
+    -h|--help) usage; exit 0 ;;
+    *) echo "install.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
+  esac
+  shift
+done
+case "$prefix" in
+  /*) prefix=${prefix%/} ;;
+  *) echo "install.sh: --prefix must be an absolute folder, not $prefix" >&2; exit 2 ;;
+esac
+
+say() { printf 'install.sh: %s\n' "$*" >&2; }
+
+# Run a command, or in a dry run print it (quoted as a shell would need it).
+run() {
+  if [ "$dry_run" = 1 ]; then
+    printf '+'
+    printf ' %q' "$@"
+    printf '\n'
+  else
+    "$@"
+  fi
+}
+
+# The same, with the command's own output left out.
+run_quiet() {
+  if [ "$dry_run" = 1 ]; then run "$@"; else "$@" >/dev/null; fi
+}
+
+# Write standard input to a file (mode 0644), or in a dry run say so.
+write_file() {
+  if [ "$dry_run" = 1 ]; then
+    printf '+ write %s\n' "$1"
+    cat >/dev/null
+  else
+    local tmp
+    tmp=$(mktemp "$1.XXXXXX")
+    cat >"$tmp"
+    chmod 0644 "$tmp"
+    mv -f "$tmp" "$1"
+  fi
+}
+
+# A unit file with the code's folder put in place of /opt/companion.
+render_unit() {
+  sed "s|/opt/companion|$prefix|g" "$source_dir/systemd/$1"
+}
+
+if [ -n "$render_dir" ]; then
+  mkdir -p "$render_dir"
+  for unit in "${units[@]}"; do
+    render_unit "$unit" >"$render_dir/$unit"
+  done
+  exit 0
+fi
+
+if [ "$dry_run" = 0 ] && [ "$(id -u)" != 0 ]; then
+  echo "install.sh: run it as root (sudo systemd/install.sh), or with --dry-run to see what it does" >&2
+  exit 1
+fi
+
+if [ -r /etc/os-release ]; then
+  # shellcheck disable=SC1091
+  . /etc/os-release
+  [ "${VERSION_CODENAME:-}" = bookworm ] || say "made for Raspberry Pi OS Bookworm; this is ${PRETTY_NAME:-unknown}: going on"
+fi
+case "$(uname -m)" in
+  aarch64|x86_64) ;;
+  *) say "Kivy's wheels are for aarch64 and x86_64 only, not $(uname -m): install the 64-bit Raspberry Pi OS" >&2
+     [ "$dry_run" = 1 ] || exit 1 ;;
+esac
+
+# 1. System packages: the Mesa GL/EGL/GBM libraries SDL2's KMSDRM driver draws with, libmtdev for
+#    the touchscreen, venv for ./run. SDL2 and Kivy themselves come as the Kivy wheel (pip).
+packages=(python3-venv libegl1 libgles2 libgbm1 libgl1-mesa-dri libdrm2 libmtdev1)
+[ "$cage" = 1 ] && packages+=(cage xwayland)
+missing=()
+for package in "${packages[@]}"; do
+  dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package")
+done
+if [ "${#missing[@]}" -gt 0 ]; then
+  say "installing ${missing[*]}"
+  run apt-get update -qq
+  run env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}"
+fi
+
+# 2. The code in $prefix, owned by root: the service reads it and can change none of it.
+if [ "$source_dir" != "$prefix" ]; then
+  say "copying the code from $source_dir to $prefix"
+  run mkdir -p "$prefix"
+  if [ "$dry_run" = 1 ]; then
+    printf '+ copy %s to %s (without .venv and .git)\n' "$source_dir" "$prefix"
+  else
+    tar -C "$source_dir" --exclude=./.venv --exclude=./.git --exclude='*/__pycache__' -cf - . | tar -C "$prefix" -xf -
+  fi
+  run chown -R root:root "$prefix"
+fi
+
+# 3. The virtual environment, by the README's own command. Kivy only ever as a wheel (it bundles
+#    SDL2 with KMSDRM): never built from source on the Pi.
+say "setting up $prefix/.venv (./run)"
+run_quiet env PIP_ONLY_BINARY=kivy "$prefix/run" companion --help
+
+# 4. The service's own user: no login, no home but its state folder, and the groups of the
+#    display (video, render), the touchscreen (input), the buttons (gpio) and the die (dialout).
+if ! getent group "$user" >/dev/null; then
+  run groupadd --system "$user"
+fi
+if ! id "$user" >/dev/null 2>&1; then
+  run useradd --system --gid "$user" --home-dir /var/lib/companion --no-create-home \
+    --shell /usr/sbin/nologin --comment "Table companion kiosk" "$user"
+fi
+for group in "${groups[@]}"; do
+  if getent group "$group" >/dev/null; then
+    run usermod -a -G "$group" "$user"
+  else
+    say "there is no group $group here; the kiosk will not reach those devices"
+  fi
+done
+
+# 5. The units, with the code's folder, and the settings file the unit reads.
+for unit in "${units[@]}"; do
+  render_unit "$unit" | write_file "/etc/systemd/system/$unit"
+done
+if [ ! -e /etc/default/companion ] || [ "$cage" = 1 ]; then
+  display=kmsdrm
+  [ "$cage" = 1 ] && display=cage
+  write_file /etc/default/companion <<EOF
+# Settings of companion.service (docs/raspberry-pi.md). After a change: sudo systemctl restart companion
+# How the app reaches the screen: kmsdrm (straight on KMS/DRM), or cage (the Wayland kiosk
+# compositor, for a model where KMS/DRM fails; install it with: sudo systemd/install.sh --cage).
+COMPANION_DISPLAY=$display
+# The language of the screen at the first start (en, hu, de); the settings screen changes it.
+#COMPANION_LANG=hu
+EOF
+fi
+
+# 6. The screen never blanks: no console blanking (the kernel's default blanks after 10 minutes)
+#    and no blinking console cursor behind the app. Takes effect at the next boot.
+cmdline=""
+for candidate in /boot/firmware/cmdline.txt /boot/cmdline.txt; do
+  if [ -f "$candidate" ]; then cmdline=$candidate; break; fi
+done
+if [ -n "$cmdline" ]; then
+  for word in consoleblank=0 vt.global_cursor_default=0; do
+    if ! grep -qw -- "${word%%=*}=[^ ]*" "$cmdline"; then
+      say "adding $word to $cmdline"
+      run sed -i "1 s/\$/ $word/" "$cmdline"
+    fi
+  done
+else
+  say "no cmdline.txt found: add consoleblank=0 to the kernel's command line yourself"
+fi
+
+# 7. Boot into the kiosk: no desktop, no login prompt on the touchscreen, the units enabled.
+run systemctl set-default multi-user.target
+run systemctl disable getty@tty1.service
+run systemctl daemon-reload
+run systemctl enable companion.service companion-backup.timer companion-backup.path
+run systemctl start companion-backup.timer companion-backup.path
+if [ "$start" = 1 ]; then
+  run systemctl restart companion.service
+fi
+say "done: the kiosk starts at every boot; see 'systemctl status companion' and 'journalctl -u companion'"
