@@ -131,8 +131,12 @@ fi
 
 # 3. The virtual environment, by the README's own command. Kivy only ever as a wheel (it bundles
 #    SDL2 with KMSDRM): never built from source on the Pi.
+#    On a Pi, also the extra "pi": lgpio, gpiozero's pin factory for the buttons (a wheel too).
 say "setting up $prefix/.venv (./run)"
 run_quiet env PIP_ONLY_BINARY=kivy "$prefix/run" companion --help
+if [ "$(uname -m)" = aarch64 ]; then
+  run env PIP_ONLY_BINARY=kivy,lgpio "$prefix/.venv/bin/python" -m pip install -q -e "${prefix}[pi]"
+fi
 
 # 4. The service's own user: no login, no home but its state folder, and the groups of the
 #    display (video, render), the touchscreen (input), the buttons (gpio) and the die (dialout).
