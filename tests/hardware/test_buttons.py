@@ -112,7 +112,8 @@ def test_a_press_in_the_wrong_phase_is_refused_like_a_tap(tmp_path: Path) -> Non
     presses: list[Pressed] = []
     panel.subscribe(lambda e: presses.append(e) if isinstance(e, Pressed) else None)
     try:
-        assert table.virtual_roll().accepted and table.virtual_roll().accepted  # the order of play (§5)
+        for face in (6, 2):  # the order of play (§5), without a tie that would call for another roll
+            assert table.submit(table.roll_action(face)).accepted
         before, length = table.view(), table.length
         tap = table.virtual_roll("screen-die")  # the company draw is due: no roll now
         for pin in (17, 22):
@@ -130,7 +131,11 @@ def test_a_press_in_the_wrong_phase_is_refused_like_a_tap(tmp_path: Path) -> Non
         table.close()
 
 
-def test_confirm_takes_the_usual_choice_next_and_previous_move_the_selection(tmp_path: Path) -> None:
+def test_confirm_takes_the_usual_choice_next_and_previous_move_the_selection(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    faces = iter([5, 1])  # the app's die shows 6, then 2: no tie in the order of play (§5)
+    monkeypatch.setattr("hardware.buttons.secrets.randbelow", lambda _n: next(faces))
     table = new_table(tmp_path)
     clock = FakeClock()
     pins = {5: Binding(A.CONFIRM), 6: Binding(A.NEXT), 13: Binding(A.PREVIOUS)}
