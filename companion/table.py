@@ -98,6 +98,8 @@ class Table:
         self.game_id = game_id
         self._subscribers: list[Subscriber] = []
         self._inbox: queue.SimpleQueue[tuple[str, Any, str, Future[Outcome]]] = queue.SimpleQueue()
+        self.wake: Callable[[], None] | None = None
+        """Called on the enqueueing thread after each ``enqueue*``, e.g. to wake a screen's loop at once."""
         self._history: History | None = None
         """Made at the first :meth:`series`, then kept up to date by every change."""
         self.game = self._read()
@@ -448,6 +450,9 @@ class Table:
     def _put(self, kind: str, payload: Any, source: str) -> Future[Outcome]:
         future: Future[Outcome] = Future()
         self._inbox.put((kind, payload, source, future))
+        wake = self.wake
+        if wake is not None:
+            wake()
         return future
 
     def process_pending(self, timeout: float | None = None) -> int:

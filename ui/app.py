@@ -26,8 +26,9 @@ from ui.session import Session
 from ui.settings import Display, Settings
 
 KV_FILES = ("common.kv", "dialogs.kv", "start.kv", "newgame.kv", "table.kv")
-TICK = 1 / 30
-"""How often the table's inbox and the journal are looked at (seconds)."""
+TICK = 0
+"""How often the table's inbox and the journal are looked at: every frame (seconds; a tick with an empty
+inbox is one indexed read of the journal's head, about 0.02 ms)."""
 
 
 class CompanionApp(App):
@@ -86,6 +87,13 @@ class CompanionApp(App):
             Window.show_cursor = False
             Window.bind(on_request_close=self._refuse_close, on_keyboard=self._refuse_escape)
         Clock.schedule_interval(self.tick, TICK)
+        # An input queued on another thread (the die) or read from the window wakes the clock at
+        # once instead of after the rest of the frame's sleep (Kivy's "free_all" clock, see ui/__init__).
+        create = getattr(Clock, "create_trigger_free", Clock.create_trigger)
+        self.session.wake = create(self.tick, 0)
+        if self.session.table is not None:
+            self.session.table.wake = self.session.wake
+        Window.bind(on_mouse_down=self._input, on_mouse_up=self._input)
         return self.manager
 
     def on_start(self) -> None:
@@ -103,6 +111,11 @@ class CompanionApp(App):
     # -- the clock -----------------------------------------------------------------
     def tick(self, _dt: float = 0.0) -> None:
         self.session.tick()
+
+    def _input(self, *_: Any) -> None:
+        """A press or release was read from the window: the next frame comes at once to draw its result."""
+        if self.session.wake is not None:
+            self.session.wake()
 
     # -- language, sizes, what was said -------------------------------------------------
     def t(self, lang: str, key: str, **params: Any) -> str:

@@ -56,6 +56,8 @@ class Session:
         self.last: Sentence | None = None
         """What just happened (or why not): stays on screen until the next action."""
         self._listeners: list[Callable[[], None]] = []
+        self.wake: Callable[[], None] | None = None
+        """Handed to each table opened: called on another thread when it queues an input (the die)."""
         self._unsubscribe: Callable[[], None] | None = None
 
     # -- listeners -------------------------------------------------------------
@@ -94,6 +96,7 @@ class Session:
     def _take(self, table: Table) -> None:
         self.close()
         self.table = table
+        table.wake = self.wake
         self._unsubscribe = table.subscribe(self._on_outcome)
         self.last = None
         if table.damage is not None:

@@ -13,7 +13,7 @@ real card).
 from __future__ import annotations
 
 from functools import partial
-from typing import Any, Callable
+from typing import Any, Callable, TypeVar
 
 from kivy.app import App
 from kivy.clock import Clock
@@ -21,6 +21,7 @@ from kivy.properties import BooleanProperty, ListProperty, NumericProperty, Stri
 from kivy.uix.label import Label
 from kivy.uix.modalview import ModalView
 from kivy.uix.screenmanager import Screen
+from kivy.uix.widget import Widget
 
 from companion.describe import Described, Dialog, Group
 from ui import theme
@@ -69,6 +70,11 @@ class TableScreen(Screen):
         super().__init__(**kwargs)
         app().on_redraw(self.refresh)
         self._dealing = False
+        self._header: Label | None = None
+        self._player_rows: list[PlayerRow] = []
+        self._cells: list[Label] = []
+        self._buttons: list[BigButton] = []
+        self._spare: list[BigButton] = []
 
     def on_pre_enter(self, *_: Any) -> None:
         self.refresh()
@@ -117,43 +123,38 @@ class TableScreen(Screen):
     def _draw_players(self, view: dict[str, Any], colours: list[str]) -> None:
         a = app()
         box = self.ids.players
-        box.clear_widgets()
         lang = a.lang
         current = view["turn"]["player"]
-        header = Label(
-            text=f"{a.t(lang, 'ui.table.cash')} · {a.t(lang, 'ui.table.fortune')} · {a.t(lang, 'ui.table.shares')}",
-            font_size=a.unit * 0.8, color=theme.MUTED, halign="left", valign="middle", size_hint_y=None,
-            height=a.unit * 1.2)
-        header.bind(size=lambda w, s: setattr(w, "text_size", s))
-        box.add_widget(header)
-        for p in view["players"]:
+        if self._header is None:
+            self._header = Label(font_size=a.unit * 0.8, color=theme.MUTED, halign="left", valign="middle",
+                                 size_hint_y=None, height=a.unit * 1.2)
+            self._header.bind(size=lambda w, s: setattr(w, "text_size", s))
+            box.add_widget(self._header)
+        self._header.font_size, self._header.height = a.unit * 0.8, a.unit * 1.2
+        self._header.text = f"{a.t(lang, 'ui.table.cash')} · {a.t(lang, 'ui.table.fortune')} · {a.t(lang, 'ui.table.shares')}"
+        rows = reuse(box, self._player_rows, len(view["players"]), PlayerRow)
+        for row, p in zip(rows, view["players"]):
             shares = " ".join(f"{c}×{n}" for c, n in p["shares"].items() if n) or "—"
             credit = f" · {a.t(lang, 'ui.table.credit')} {a.money(p['credit'])}" if p["credit"] else ""
             out = f" ({a.t(lang, 'ui.table.out')})" if p["status"] == "out" else ""
-            colour = theme.figure(colours[p["seat"]] if p["seat"] < len(colours) else None)
-            row = PlayerRow(
-                text=f"[b]{p['name']}[/b]{out}  {a.money(p['cash'])} · {a.money(p['fortune'])}{credit}\n{shares}",
-                colour=list(colour), current=p["seat"] == current, tap_id=f"player:{p['seat']}",
-            )
-            box.add_widget(row)
+            row.text = f"[b]{p['name']}[/b]{out}  {a.money(p['cash'])} · {a.money(p['fortune'])}{credit}\n{shares}"
+            row.colour = list(theme.figure(colours[p["seat"]] if p["seat"] < len(colours) else None))
+            row.current = p["seat"] == current
+            row.tap_id = f"player:{p['seat']}"
 
     def _draw_market(self, view: dict[str, Any]) -> None:
         a = app()
-        grid = self.ids.market
-        grid.clear_widgets()
         lang = a.lang
         boerse = "prices" in view
-        for company in view["companies"]:
+        cells = reuse(self.ids.market, self._cells, len(view["companies"]), self._cell)
+        for cell, company in zip(cells, view["companies"]):
             if boerse:
                 text = f"[b]{company['id']}[/b]  {a.money(company['price'])} · {company['exchange']}×"
             else:
                 buy = "—" if company["buy"] is None else a.number(company["buy"])
                 sell = "—" if company["sell"] is None else a.number(company["sell"])
                 text = f"[b]{company['id']:>2}[/b]  {company['exchange']}×  {buy} / {sell}"
-            cell = Label(text=text, markup=True, font_size=a.unit * 0.85, color=theme.TEXT, halign="left",
-                         valign="middle", shorten=True)
-            cell.bind(size=lambda w, s: setattr(w, "text_size", s))
-            grid.add_widget(cell)
+            cell.text, cell.font_size = text, a.unit * 0.85
         notes = []
         if boerse:
             notes.append(a.t(lang, "ui.table.dividend", amount=a.money(view["dividend_now"])))
@@ -164,6 +165,12 @@ class TableScreen(Screen):
         else:
             notes.append(a.t(lang, "ui.table.market_key"))
         self.market_note = " · ".join(notes)
+
+    @staticmethod
+    def _cell() -> Label:
+        cell = Label(markup=True, color=theme.TEXT, halign="left", valign="middle", shorten=True)
+        cell.bind(size=lambda w, s: setattr(w, "text_size", s))
+        return cell
 
     def _draw_said(self, view: dict[str, Any]) -> None:
         a = app()
@@ -182,25 +189,17 @@ class TableScreen(Screen):
 
     def _draw_actions(self, table: Any) -> None:
         a = app()
-        stack = self.ids.actions
-        stack.clear_widgets()
-        if not table.writable:
-            return
-        described = table.describe(a.lang)
+        described = table.describe(a.lang) if table.writable else []
         described.sort(key=lambda d: (not d.usual, ORDER.get(d.group, 9)))
         unit = a.unit
         height = unit * theme.TARGET
+        wanted: list[dict[str, Any]] = []
 
         def add(tap_id: str, text: str, run: Callable[[], Any], colour: Any = theme.BUTTON, width: float | None = None,
                 share: float = 0.325) -> None:
-            button = BigButton(tap_id=tap_id, text=theme.printable(text), colour=list(colour),
-                               size_hint=(None if width else share, None),
-                               height=height)
-            button.base_font = unit * (1.05 if share < 0.35 else 0.85)  # after the kv rule's own size
-            if width:
-                button.width = width
-            button.bind(on_release=lambda *_: run())
-            stack.add_widget(button)
+            wanted.append({"tap_id": tap_id, "text": theme.printable(text), "colour": list(colour), "run": run,
+                           "size_hint": (None if width else share, None), "height": height,
+                           "base_font": unit * (1.05 if share < 0.35 else 0.85), "width": width})
 
         for d in described:
             colour = theme.GOOD if d.usual else theme.BUTTON
@@ -223,6 +222,19 @@ class TableScreen(Screen):
             else:
                 amount = f" — {a.money(d.amount)}" if d.amount is not None else ""
                 add(tap_name(d), d.label + amount, partial(self.choose, d, None), colour)
+        # the buttons already there take the new texts: making widgets is what costs a frame
+        for button, spec in zip(reuse(self.ids.actions, self._buttons, len(wanted), self._button, self._spare), wanted):
+            width = spec.pop("width")
+            for name, value in spec.items():
+                setattr(button, name, value)  # base_font after the kv rule's own size
+            if width:
+                button.width = width
+
+    @staticmethod
+    def _button() -> BigButton:
+        button = BigButton()
+        button.bind(on_release=lambda b: b.run())
+        return button
 
     def _maybe_deal(self, table: Any, view: dict[str, Any]) -> None:
         """The Tőzsde company draw by the app (§6, T2): each company drawn in turn, each journaled."""
@@ -285,6 +297,23 @@ class TableScreen(Screen):
             CasinoDialog(d, self.act).open()
         else:
             FieldsDialog(d, self.act).open()
+
+
+W = TypeVar("W", bound=Widget)
+
+
+def reuse(parent: Widget, kept: list[W], count: int, make: Callable[[], W], spare: list[W] | None = None) -> list[W]:
+    """``count`` widgets of ``parent``, in order: those in ``kept`` first, then ``spare`` ones taken
+    back, then new ones made by ``make()``; the rest removed (into ``spare``). A redraw changes their
+    texts; it makes no widget it already has."""
+    spare = [] if spare is None else spare
+    while len(kept) < count:
+        kept.append(spare.pop() if spare else make())
+        parent.add_widget(kept[-1])
+    while len(kept) > count:
+        spare.append(kept.pop())
+        parent.remove_widget(spare[-1])
+    return kept
 
 
 class PlayerRow(Label):

@@ -1,0 +1,249 @@
+"""Speed of the touchscreen app under a display (Xvfb will do), printed as a table.
+
+    xvfb-run -a -s "-screen 0 1920x1080x24" .venv/bin/python benchmarks/app.py
+
+- tap → frame: a mouse press and release on a button (undo, then redo, on the table
+  screen), handed to Kivy where its window loop reads the system's input, until the end
+  of the first frame drawn with its result; target one 60 Hz frame, 16.7 ms;
+- die roll → frame: a roll handed in on another thread (``Table.enqueue_roll``, as the
+  electronic die's reader does) at a random moment of a frame, until the end of the
+  first frame that shows it;
+- cold start and resident memory (RSS): a new process until its first interactive frame,
+  the app (resuming a saved game of 200 actions) against a bare Kivy hello-world
+  started the same way in the same run; each as a ratio, target ≤ 1.3.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+from typing import Any, Callable
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+SIZE = (800, 480)
+STARTS = int(os.environ.get("STARTS", "5"))
+
+
+def ms(seconds: float) -> str:
+    return f"{seconds * 1000:.2f} ms"
+
+
+# -- in one process: from an input to the next drawn frame ---------------------------------
+def until_drawn(began: float, done: Callable[[], bool]) -> float:
+    """Run the app's frames (Kivy's ``EventLoop.idle``: clock, input, draw) until a frame is
+    drawn once ``done()`` holds; seconds from ``began`` to the end of that frame's ``on_flip``."""
+    from kivy.base import EventLoop
+    from kivy.core.window import Window
+
+    flips: list[float] = []
+    handler = lambda *_: flips.append(time.perf_counter())  # noqa: E731
+    Window.bind(on_flip=handler)
+    try:
+        while True:
+            flips.clear()
+            EventLoop.idle()
+            if flips and done():
+                return flips[-1] - began
+            if time.perf_counter() - began > 2:
+                raise RuntimeError("no frame showed the change within 2 s")
+    finally:
+        Window.unbind(on_flip=handler)
+
+
+def settle(frames: int = 3) -> None:
+    from kivy.base import EventLoop
+
+    for _ in range(frames):
+        EventLoop.idle()
+
+
+def frames_in_process(work: Path) -> list[tuple[str, str]]:
+    os.environ.setdefault("KIVY_HOME", str(work / "kivy"))
+    from ui import demo, launch
+
+    launch.configure(SIZE)
+    from kivy.base import EventLoop
+    from kivy.core.window import Window
+    from kivy.input.providers.mouse import MouseMotionEventProvider
+
+    from ui.app import CompanionApp
+
+    db = work / "games.db"
+    game_id = demo.played_game(db, "tozsde", seed=2, players=4, stop_at=200)
+    app = CompanionApp(db, settings_path=work / "settings.json")
+    app._run_prepare()
+    mouse = MouseMotionEventProvider("mouse", "")  # as App.run starts it from the input config
+    EventLoop.add_input_provider(mouse)
+    mouse.start()
+    app.session.resume(game_id)
+    app.manager.current = "table"
+    settle(10)
+    table = app.session.table
+    assert table is not None
+
+    def tap(tap_id: str) -> float:
+        """A mouse press and release on the widget, handed to Kivy where its window loop reads
+        the system's input (after a frame); returns when they were read."""
+        widget = next(w for w in app.root.walk(restrict=True) if getattr(w, "tap_id", "") == tap_id)
+        x, y = widget.to_window(*widget.center)
+        began = time.perf_counter()
+        Window.dispatch("on_mouse_down", x, Window.height - y, "left", {})
+        Window.dispatch("on_mouse_up", x, Window.height - y, "left", {})
+        return began
+
+    taps: list[float] = []
+    for i in range(40):
+        settle()
+        length = table.length
+        undo = i % 2 == 0
+        began = tap("table:undo" if undo else "table:redo")
+        taps.append(until_drawn(began, lambda: table.length == (length - 1 if undo else length + 1)))
+    rolls: list[float] = []
+    phases = random.Random(7)
+    for _ in range(40):
+        # back to a point where a roll is legal: undo until the last action is a turn's end
+        while table.actions(-1)[0]["type"] != "end_turn":
+            table.undo("bench")
+        settle()
+        length = table.length
+        sent: list[float] = []
+
+        def roll(delay: float) -> None:  # the die's reader: at any moment of a frame
+            time.sleep(delay)
+            sent.append(time.perf_counter())
+            table.enqueue_roll(3, "die")
+
+        sender = threading.Thread(target=roll, args=(phases.uniform(0, 1 / 60),))
+        sender.start()
+        until_drawn(time.perf_counter(), lambda: table.length == length + 1)
+        flip = time.perf_counter()  # until_drawn returned right after the flip
+        sender.join()
+        rolls.append(flip - sent[0])
+    app.session.close()
+    rows = []
+    for name, values in (("tap → next frame (undo/redo, table screen)", taps),
+                         ("die roll (enqueue_roll) → next frame, table screen", rolls)):
+        values.sort()
+        rows.append((f"{name}, median", ms(statistics.median(values))))
+        rows.append((f"{name}, p95", ms(values[int(len(values) * 0.95) - 1])))
+    return rows
+
+
+# -- new processes: cold start and memory ---------------------------------------------------
+HELLO = """
+import os, sys, time
+sys.path.insert(0, {root!r})
+from ui import launch
+launch.configure({size!r})
+from kivy.app import App
+from kivy.clock import Clock
+from kivy.uix.label import Label
+from benchmarks.app import report_first_frame
+
+class Hello(App):
+    def build(self):
+        return Label(text="Hello")
+    def on_start(self):
+        report_first_frame(self)
+
+Hello().run()
+"""
+
+APP = """
+import os, sys
+sys.path.insert(0, {root!r})
+from pathlib import Path
+from ui import launch
+launch.configure({size!r})
+from ui.app import CompanionApp
+from benchmarks.app import report_first_frame
+
+class Measured(CompanionApp):
+    def on_start(self):
+        super().on_start()
+        report_first_frame(self)
+
+Measured(Path({db!r}), settings_path=Path({settings!r})).run()
+"""
+
+
+def report_first_frame(app: Any) -> None:
+    """In the measured process: after the first frame is drawn, print the RSS and stop."""
+    from kivy.clock import Clock
+    from kivy.core.window import Window
+
+    def flipped(*_: Any) -> None:
+        rss = next(int(line.split()[1]) for line in Path("/proc/self/status").read_text().splitlines()
+                   if line.startswith("VmRSS:"))
+        print(f"FIRST_FRAME {rss}", flush=True)
+        Window.unbind(on_flip=flipped)
+        Clock.schedule_once(lambda *_: app.stop(), 0)
+
+    Window.bind(on_flip=flipped)
+
+
+def start(code: str, work: Path) -> tuple[float, int]:
+    env = {**os.environ, "KIVY_HOME": str(work / "kivy"), "KIVY_NO_CONSOLELOG": "1"}
+    script = work / f"start_{abs(hash(code))}.py"  # a file, not -c: Kivy looks for the app's source
+    if not script.exists():
+        script.write_text(code)
+    began = time.perf_counter()
+    process = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                               env=env, text=True, cwd=ROOT)
+    assert process.stdout is not None
+    for line in process.stdout:
+        if line.startswith("FIRST_FRAME"):
+            seconds = time.perf_counter() - began
+            process.wait(30)
+            return seconds, int(line.split()[1])
+    raise RuntimeError("the process ended before its first frame")
+
+
+def starts(work: Path) -> list[tuple[str, str]]:
+    from ui import demo
+
+    db = work / "start.db"
+    demo.played_game(db, "tozsde", seed=2, players=4, stop_at=200)
+    settings = work / "start-settings.json"
+    settings.write_text('{"screen": "history"}')
+    hello = HELLO.format(root=str(ROOT), size=SIZE)
+    app = APP.format(root=str(ROOT), size=SIZE, db=str(db), settings=str(settings))
+    start(hello, work), start(app, work)  # warm the file cache: both start from the same disk state
+    measured: dict[str, list[tuple[float, int]]] = {"hello": [], "app": []}
+    for _ in range(STARTS):
+        measured["hello"].append(start(hello, work))
+        measured["app"].append(start(app, work))
+    t_hello = statistics.median(t for t, _ in measured["hello"])
+    t_app = statistics.median(t for t, _ in measured["app"])
+    m_hello = statistics.median(m for _, m in measured["hello"])
+    m_app = statistics.median(m for _, m in measured["app"])
+    return [
+        ("cold start to the first frame, hello-world (median of 5)", ms(t_hello)),
+        ("cold start to the first frame, app resuming 200 actions (median of 5)", ms(t_app)),
+        ("cold start, app / hello-world (target ≤ 1.3)", f"{t_app / t_hello:.2f}"),
+        ("RSS at the first frame, hello-world", f"{m_hello / 1024:.1f} MB"),
+        ("RSS at the first frame, app", f"{m_app / 1024:.1f} MB"),
+        ("RSS, app / hello-world (target ≤ 1.3)", f"{m_app / m_hello:.2f}"),
+    ]
+
+
+def main() -> int:
+    work = Path(tempfile.mkdtemp())
+    parts = sys.argv[1:] or ["starts", "frames"]
+    rows = (starts(work) if "starts" in parts else []) + (frames_in_process(work) if "frames" in parts else [])
+    print("| measure | value |\n|---|---|")
+    for name, value in rows:
+        print(f"| {name} | {value} |")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
