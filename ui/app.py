@@ -25,7 +25,7 @@ from ui import texts, theme
 from ui.session import Session
 from ui.settings import Display, Settings
 
-KV_FILES = ("common.kv", "dialogs.kv", "start.kv", "newgame.kv", "table.kv")
+KV_FILES = ("common.kv", "dialogs.kv", "start.kv", "newgame.kv", "board.kv", "table.kv")
 TICK = 0
 """How often the table's inbox and the journal are looked at: every frame (seconds; a tick with an empty
 inbox is one indexed read of the journal's head, about 0.02 ms)."""

@@ -86,10 +86,19 @@ def scenes() -> dict[str, Callable[[Any], None]]:
         _play(app, boerse, 45, 5)
         app.manager.current = "table"
 
+    def board_tozsde(app: Any) -> None:
+        table_tozsde(app)
+        app.manager.get_screen("table").ids.panel.board_shown = True
+
+    def board_boerse(app: Any) -> None:
+        table_boerse(app)
+        app.manager.get_screen("table").ids.panel.board_shown = True
+
     return {
         "start": start, "settings": settings, "new-tozsde": new_tozsde, "new-boerse": new_boerse,
         "new-boerse-options": new_options, "names": names,
         "table-tozsde": table_tozsde, "table-tozsde-order": table_tozsde_order, "table-boerse": table_boerse,
+        "board-tozsde": board_tozsde, "board-boerse": board_boerse,
     }
 
 
@@ -121,6 +130,7 @@ def main(argv: list[str] | None = None) -> int:
                 app.session = Session(db)
                 app.session.listen(app._game_changed)
                 app.lang = language
+                app.manager.get_screen("table").ids.panel.board_shown = False
                 Window.size = (width, height)
                 for _ in range(3):
                     EventLoop.idle()

@@ -93,6 +93,7 @@ def app(kivy_app: Any, tmp_path: Path) -> Iterator[Any]:
     kivy_app.lang = "en"
     kivy_app.said = ""
     Window.size = SIZE
+    kivy_app.manager.get_screen("table").ids.panel.board_shown = False  # the market, as a new table shows it
     kivy_app.manager.current = "start"
     kivy_app.redraw()
     frames()

@@ -24,6 +24,7 @@ from kivy.uix.screenmanager import Screen
 from kivy.uix.widget import Widget
 
 from companion.describe import Described, Dialog, Group
+from ui import board as _board  # noqa: F401  (registers MarketOrBoard for table.kv)
 from ui import theme
 from ui.widgets import BigButton, Stepper, pin_pad
 
@@ -104,6 +105,7 @@ class TableScreen(Screen):
         self.can_redo = table.redo_depth > 0
         self._draw_players(view, colours)
         self._draw_market(view)
+        self.ids.panel.show(view, colours)  # the board view (ui/board.py)
         self._draw_said(view)
         self._draw_actions(table)
         self._maybe_deal(table, view)
