@@ -16,7 +16,7 @@ import sys
 from pathlib import Path
 from typing import Any, NoReturn, Sequence
 
-from companion import backup, bots, console, registry
+from companion import backup, bots, console, log, registry
 from companion.actions import Rejection
 from companion.game import Game
 from companion.journal import Journal, JournalError, default_path
@@ -520,11 +520,8 @@ def cmd_state(args: argparse.Namespace) -> int:
 def cmd_log(args: argparse.Namespace) -> int:
     table = _open(args, readonly=True)
     try:
-        game = Game(table.setup)
-        for number, action in enumerate(table.actions(), 1):
-            events = game.apply(action)
-            text = " ".join(e.text(args.lang) for e in events) or json.dumps(action, ensure_ascii=False)
-            print(f"{number:4}. {text}")
+        for line in log.replay(table.setup, table.actions()):
+            print(f"{line.number:4}. {line.text(args.lang)}")
         if args.full:
             for entry in table.history():
                 if entry.kind != "action":
