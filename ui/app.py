@@ -25,7 +25,10 @@ from ui import texts, theme
 from ui.session import Session
 from ui.settings import Display, Settings
 
-KV_FILES = ("common.kv", "dialogs.kv", "start.kv", "newgame.kv", "board.kv", "table.kv")
+KV_FILES = (
+    "common.kv", "dialogs.kv", "start.kv", "newgame.kv", "board.kv", "table.kv",
+    "history.kv", "end.kv", "rules.kv", "correction.kv",
+)
 TICK = 0
 """How often the table's inbox and the journal are looked at: every frame (seconds; a tick with an empty
 inbox is one indexed read of the journal's head, about 0.02 ms)."""
@@ -62,11 +65,16 @@ class CompanionApp(App):
         self.session.listen(self._game_changed)
         self.startup_problem = settings_problem
         self._redraws: list[Callable[[], None]] = []
+        self._finished = False
+        """Whether the game shown was over at the last change (the end screen comes once, when it ends)."""
         self.use_kivy_settings = False
 
     # -- building ----------------------------------------------------------------
     def build(self) -> ScreenManager:
+        from ui.screens.end import EndScreen
+        from ui.screens.history import HistoryScreen
         from ui.screens.newgame import NewGameScreen
+        from ui.screens.rules import RulesScreen
         from ui.screens.start import StartScreen
         from ui.screens.table import TableScreen
 
@@ -80,12 +88,15 @@ class CompanionApp(App):
         self.manager.add_widget(StartScreen(name="start"))
         self.manager.add_widget(NewGameScreen(name="new"))
         self.manager.add_widget(TableScreen(name="table"))
+        self.manager.add_widget(HistoryScreen(name="history"))
+        self.manager.add_widget(EndScreen(name="end"))
+        self.manager.add_widget(RulesScreen(name="rules"))
         self.manager.bind(current=self._screen_changed)
         if self.kiosk or self.settings.display == Display.FULLSCREEN:
             Window.fullscreen = "auto"
         if self.kiosk:
             Window.show_cursor = False
-            Window.bind(on_request_close=self._refuse_close, on_keyboard=self._refuse_escape)
+        Window.bind(on_request_close=self._refuse_close, on_keyboard=self._refuse_escape)
         Clock.schedule_interval(self.tick, TICK)
         # An input queued on another thread (the die) or read from the window wakes the clock at
         # once instead of after the rest of the frame's sleep (Kivy's "free_all" clock, see ui/__init__).
@@ -103,6 +114,8 @@ class CompanionApp(App):
                 self.manager.current = self.settings.screen
         if self.startup_problem:
             self.say_key(self.startup_problem)
+        if self.kiosk and not self.settings.has_pin:
+            self.ask_first_pin()
 
     def open_settings(self, *args: Any) -> bool:
         """Kivy's own settings panel (F1) stays closed: the app has its own."""
@@ -167,6 +180,11 @@ class CompanionApp(App):
     def _game_changed(self) -> None:
         self._say()
         self.redraw()
+        table = self.session.table
+        finished = table is not None and table.state.finished
+        if finished and not self._finished and getattr(self, "manager", None) is not None and self.manager.current == "table":
+            self.manager.current = "end"  # the game just ended: the ranking and the chart
+        self._finished = finished
 
     def _say(self) -> None:
         from companion.table import Outcome
@@ -187,10 +205,31 @@ class CompanionApp(App):
 
     # -- kiosk -----------------------------------------------------------------------
     def _refuse_close(self, *_: Any) -> bool:
+        """In kiosk mode closing the window is refused; the banker leaves with the PIN (the pad opens)."""
+        if not self.kiosk:
+            return False
+        self.ask_leave()
         return True
 
     def _refuse_escape(self, _window: Any, key: int, *_: Any) -> bool:
-        return key == 27  # Escape (and Android's back) would close the app
+        return key == 27  # Escape (and Android's back) would close the app; F1's settings stay closed too
+
+    def ask_leave(self) -> None:
+        """Leave the app: in kiosk mode only after the banker's PIN (the pad; once, however often asked)."""
+        from ui.banker import with_pin
+        from ui.widgets import Pad
+
+        if not self.kiosk:
+            self.leave()
+        elif not any(isinstance(child, Pad) for child in Window.children):
+            with_pin("ui.pin.leave", self.leave)
+
+    def ask_first_pin(self) -> None:
+        """The kiosk's first start: the banker sets the PIN that leaving, deep undo and corrections ask for."""
+        from ui.banker import new_pin
+
+        pad = new_pin("ui.pin.first")
+        pad.ids.cancel.disabled = True  # there is no way round it in the kiosk
 
     def leave(self) -> None:
         """Stop the app (in kiosk mode only after the banker PIN, see the settings dialog)."""

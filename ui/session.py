@@ -173,6 +173,11 @@ class Session:
     def redo(self) -> Outcome | None:
         return self._refused_too(self._guard(lambda t: t.redo("screen")))
 
+    def correct(self, player: int, *, cash: int | None, shares: dict[str, int], reason: str) -> Outcome | None:
+        """The banker's correction (after the PIN): refused with a sentence, or done and said."""
+        return self._refused_too(self._guard(
+            lambda t: t.correct(player, cash=cash, shares=shares or None, reason=reason, source="banker")))
+
     def deal(self) -> Outcome | None:
         """The action of chance due now, made by the app (the Tőzsde draw, the Börse shuffle)."""
         return self._refused_too(self._guard(lambda t: t.deal_chance("app")))

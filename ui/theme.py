@@ -74,3 +74,11 @@ def text_on(colour: RGBA) -> RGBA:
 def unit_for(height: float, density: float) -> float:
     """The body text size for a window ``height`` px high on a screen of ``density`` (px per dp)."""
     return max(18.0 * density, height / LINES_PER_SCREEN)
+
+
+def seat_colours(setup: dict[str, object], count: int) -> list[RGBA]:
+    """Each seat's figure colour as the game's setup chose it (``colours``), else the figures in order."""
+    chosen = setup.get("colours")
+    names = [str(c) for c in chosen] if isinstance(chosen, list) else []
+    order = list(FIGURES)
+    return [figure(names[seat] if seat < len(names) else order[seat % len(order)]) for seat in range(count)]

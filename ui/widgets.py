@@ -14,6 +14,7 @@ from kivy.properties import ListProperty, NumericProperty, ObjectProperty, Strin
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.button import Button
 from kivy.uix.label import Label
+from kivy.uix.screenmanager import Screen
 from kivy.uix.modalview import ModalView
 from kivy.uix.widget import Widget
 
@@ -201,3 +202,31 @@ class NamePad(Pad):
         if key != "⌫" and self.typed:
             key = key.lower()  # names are typed as Anna: a capital first, then small letters
         super().press(key)
+
+
+class LiveScreen(Screen):
+    """A screen drawn when it is shown and again on every change while it shows (none behind it).
+
+    Subclasses draw in :meth:`refresh`; a change of the game, the language or
+    the window size calls it only while the screen is the one showing.
+    """
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.on_screen = False
+        App.get_running_app().on_redraw(self._changed)
+
+    def on_pre_enter(self, *_: Any) -> None:
+        self.on_screen = True
+        self.refresh()
+
+    def on_leave(self, *_: Any) -> None:
+        self.on_screen = False
+
+    def _changed(self) -> None:
+        if self.on_screen:
+            self.refresh()
+
+    def refresh(self) -> None:
+        raise NotImplementedError
+

@@ -11,7 +11,8 @@ from kivy.uix.screenmanager import Screen
 
 from companion import registry
 from ui import theme
-from ui.widgets import BigButton, Caption, pin_pad
+from ui.banker import new_pin, with_pin
+from ui.widgets import BigButton, Caption
 
 
 def app() -> Any:
@@ -47,6 +48,8 @@ class StartScreen(Screen):
 
     def refresh(self) -> None:
         a = app()
+        if self.manager is not None and self.manager.current != self.name:
+            return  # drawn again when it is shown (on_pre_enter): no journal reads behind every action
         games = a.session.games()
         last = a.session.last_game()
         info = next((g for g in games if g.id == last), None)
@@ -96,20 +99,8 @@ class StartScreen(Screen):
 
     def show_rules(self) -> None:
         a = app()
-        view = ListView(title=a.t(a.lang, "ui.rules.title"))
-        for name in sorted(registry.available()):
-            data = registry.ruleset_class(name).read_json("ruleset.json")
-            view.add_row(Caption(text=ruleset_title(name, a.lang), bold=True, font_size=a.unit * theme.BIG))
-            notes = data.get("option_notes", {})
-            house = data.get("house_defaults", {})
-            house = house if isinstance(house, dict) else {}
-            for key, value in data.get("options", {}).items():
-                note = notes.get(key) or house.get(key, "")
-                view.add_row(Caption(text=f"{a.t(a.lang, 'ui.option.' + key)}: {shown_value(value, a.lang)} · {note}"))
-            for key, note in house.items():
-                if key not in data.get("options", {}):
-                    view.add_row(Caption(text=f"({a.t(a.lang, 'ui.house_default')}) {note}", color=theme.MUTED))
-        view.open()
+        a.manager.get_screen("rules").back_to = "start"
+        a.manager.current = "rules"
 
     def show_settings(self) -> None:
         SettingsView().open()
@@ -145,25 +136,8 @@ class SettingsView(ModalView):
         self.sound_state = a.t(a.lang, "ui.on" if a.settings.sound else "ui.off")
 
     def set_pin(self) -> None:
-        a = app()
-
-        def done(pin: str) -> str | None:
-            if len(pin) < 4:
-                return "ui.pin.too_short"
-            a.settings.set_pin(pin)
-            a.save_settings()
-            a.say_key("ui.pin.saved")
-            self.update()
-            return None
-
-        def old_pin(pin: str) -> str | None:
-            if not a.settings.check_pin(pin):
-                return "ui.pin.wrong"
-            pin_pad(a.t(a.lang, "ui.pin.new"), done)
-            return None
-
-        # The old PIN first: nobody at the table changes it behind the banker's back.
-        pin_pad(a.t(a.lang, "ui.pin.enter"), old_pin) if a.settings.has_pin else pin_pad(a.t(a.lang, "ui.pin.new"), done)
+        """A new banker PIN; the old one first: nobody at the table changes it behind the banker's back."""
+        with_pin("ui.pin.enter", lambda: new_pin("ui.pin.new", self.update))
 
     def toggle_display(self) -> None:
         from kivy.core.window import Window
@@ -185,15 +159,5 @@ class SettingsView(ModalView):
         self.update()
 
     def leave(self) -> None:
-        a = app()
-        if not (a.kiosk and a.settings.has_pin):
-            a.leave()
-            return
-
-        def check(pin: str) -> str | None:
-            if not a.settings.check_pin(pin):
-                return "ui.pin.wrong"
-            a.leave()
-            return None
-
-        pin_pad(a.t(a.lang, "ui.pin.leave"), check)
+        self.dismiss()
+        app().ask_leave()

@@ -25,8 +25,8 @@ from kivy.uix.widget import Widget
 
 from companion.describe import Described, Dialog, Group
 from ui import board as _board  # noqa: F401  (registers MarketOrBoard for table.kv)
-from ui import theme
-from ui.widgets import BigButton, Stepper, pin_pad
+from ui import banker, theme
+from ui.widgets import BigButton, Stepper
 
 ORDER = {Group.DICE: 0, Group.TRADE: 1, Group.CREDIT: 2, Group.CASINO: 3, Group.SETUP: 4, Group.TURN: 5, Group.CORRECTION: 6}
 """The order of the action buttons after the usual one."""
@@ -93,15 +93,16 @@ class TableScreen(Screen):
         turn = view["turn"]
         seat = turn["player"]
         self.turn_colour = list(theme.figure(colours[seat] if seat is not None and seat < len(colours) else None))
+        last = self._last_roll(table)
+        rolled = "" if last is None else a.t(lang, "ui.table.last_roll", value=last)
         if view["finished"]:
             ranking = view["ranking"] or []
-            winners = " = ".join(view["players"][s]["name"] for s in (ranking[0] if ranking else []))
-            self.turn_text = f"{a.t(lang, 'ui.table.game_over')} {winners}"
+            self.turn_text = " = ".join(view["players"][s]["name"] for s in (ranking[0] if ranking else []))
             self.turn_colour = list(theme.GOOD)
-        else:
-            self.turn_text = f"{turn['name'] or ''} · {a.t(lang, 'ui.table.round', round=turn['round'])}"
-        last = self._last_roll(table)
-        self.roll_text = "" if last is None else a.t(lang, "ui.table.last_roll", value=last)
+            self.roll_text = a.t(lang, "ui.table.game_over")
+        else:  # the name alone in the banner, large: the round and the roll beside it
+            self.turn_text = turn["name"] or ""
+            self.roll_text = "\n".join(filter(None, (a.t(lang, "ui.table.round", round=turn["round"]), rolled)))
         self.can_redo = table.redo_depth > 0
         self._draw_players(view, colours)
         self._draw_market(view)
@@ -203,6 +204,9 @@ class TableScreen(Screen):
                            "size_hint": (None if width else share, None), "height": height,
                            "base_font": unit * (1.05 if share < 0.35 else 0.85), "width": width})
 
+        if table.state.finished:  # the ranking and the chart, again after a look at the table
+            add("table:end", a.t(a.lang, "ui.end.show"), lambda: setattr(a.manager, "current", "end"), theme.GOOD)
+            described = []
         for d in described:
             colour = theme.GOOD if d.usual else theme.BUTTON
             if d.dialog is not None:
@@ -259,21 +263,10 @@ class TableScreen(Screen):
         self.act(d.action(value))
 
     def undo(self) -> None:
-        a = app()
-        if a.session.undo_needs_pin() and a.settings.has_pin:
-
-            def check(pin: str) -> str | None:
-                if not a.settings.check_pin(pin):
-                    return "ui.pin.wrong"
-                a.session.undo()
-                return None
-
-            pin_pad(a.t(a.lang, "ui.pin.undo"), check)
-        else:
-            a.session.undo()
+        banker.undo()
 
     def redo(self) -> None:
-        app().session.redo()
+        banker.redo()
 
     def open_options(self, d: Described) -> None:
         """Every allowed value of a choice as its own button (e.g. 1 or 2 shares with their prices)."""

@@ -1,0 +1,151 @@
+"""The history: the game's log in plain language, newest first, with undo and redo one tap away.
+
+The log comes from :mod:`companion.log` (the same lines as ``companion
+log``). It is replayed only when the game has changed and the screen is
+showing; the newest :data:`PAGE` lines are drawn, more on a tap.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kivy.app import App
+from kivy.properties import BooleanProperty, ListProperty, NumericProperty, StringProperty
+from kivy.uix.boxlayout import BoxLayout
+
+from companion import log
+from companion.table import Outcome
+from ui import banker, theme
+from ui.correction import open_correction
+from ui.widgets import LiveScreen
+
+PAGE = 40
+"""Lines drawn at first; the button below the last adds as many again."""
+
+
+def app() -> Any:
+    return App.get_running_app()
+
+
+def _is(said: object, kind: str) -> bool:
+    """Whether what was just said is an accepted undo or redo (the log then shrinks or grows by one)."""
+    return isinstance(said, Outcome) and said.accepted and isinstance(said.action, dict) and said.action.get("type") == kind
+
+
+class LogRow(BoxLayout):
+    """One line of the log: the acting player's colour, the number, the sentence."""
+
+    number = StringProperty("")
+    text = StringProperty("")
+    colour = ListProperty(list(theme.PANEL))
+    correction = BooleanProperty(False)
+
+
+class HistoryScreen(LiveScreen):
+    can_undo = BooleanProperty(False)
+    can_redo = BooleanProperty(False)
+    can_correct = BooleanProperty(False)
+    summary = StringProperty("")
+    shown = NumericProperty(PAGE)
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self._log: list[log.LogLine] = []
+        self._log_of: tuple[int, int, str] | None = None
+        self._rows: dict[int, LogRow] = {}
+        """The rows drawn, by action number: a new action adds one row, an undo takes one away."""
+        self._rows_of: tuple[int, str] | None = None
+        self._more: Any = None
+
+    def on_pre_enter(self, *_: Any) -> None:
+        self.shown = PAGE
+        super().on_pre_enter()
+
+    def lines(self) -> list[log.LogLine]:
+        """The log of the open game, oldest first (replayed only when the game changed)."""
+        table = app().session.table
+        if table is None:
+            return []
+        key = (table.game_id, table.length, table.head.hash.hex())
+        if key == self._log_of:
+            return self._log
+        last = app().session.last
+        same_game = self._log_of is not None and self._log_of[0] == table.game_id
+        if same_game and table.length == len(self._log) - 1 and _is(last, "undo"):
+            self._log = self._log[:-1]
+        elif same_game and table.length == len(self._log) + 1 and isinstance(last, Outcome) and last.accepted \
+                and last.action is not None and last.action.get("type") != "undo":
+            action = last.action.get("redone", last.action) if last.action.get("type") == "redo" else last.action
+            self._log = [*self._log, log.line(table.length, action, last.events)]
+        else:
+            self._log = log.replay(table.setup, table.actions())
+            self._rows_of = None  # the line may have changed anywhere (another writer): draw every row again
+        self._log_of = key
+        return self._log
+
+    def refresh(self) -> None:
+        a = app()
+        table = a.session.table
+        rows = self.ids.rows
+        self.can_undo = table is not None and table.length > 0
+        self.can_redo = table is not None and table.redo_depth > 0
+        self.can_correct = table is not None and not table.state.finished and table.state.debt is None
+        if table is None:
+            self.summary = a.t(a.lang, "ui.no_game_open")
+            rows.clear_widgets()
+            self._rows, self._rows_of = {}, None
+            return
+        lines = self.lines()
+        colours = theme.seat_colours(table.setup, len(table.state.players))
+        self.summary = a.t(a.lang, "ui.history.summary", count=len(lines), redo=table.redo_depth)
+        wanted = list(reversed(lines[-int(self.shown):]))
+        key = (table.game_id, a.lang)
+        if key != self._rows_of:
+            rows.clear_widgets()
+            self._rows = {}
+            self._rows_of = key
+        for number in [n for n in self._rows if n > len(lines) or n <= len(lines) - int(self.shown)]:
+            rows.remove_widget(self._rows.pop(number))
+        if self._more is not None:
+            rows.remove_widget(self._more)
+            self._more = None
+        for entry in wanted:
+            if entry.number in self._rows:
+                continue
+            row = self._row(entry, colours)
+            self._rows[entry.number] = row
+            rows.add_widget(row, index=self._place(entry.number))
+        if len(lines) > self.shown:
+            from ui.widgets import BigButton
+
+            self._more = BigButton(text=a.t(a.lang, "ui.history.more", count=len(lines) - int(self.shown)),
+                                   tap_id="history:more", size_hint_y=None, height=a.unit * theme.TARGET)
+            self._more.bind(on_release=lambda *_: self.more())
+            rows.add_widget(self._more, index=0)
+        self.ids.scroll.scroll_y = 1
+
+    def _place(self, number: int) -> int:
+        """The children index for the row of ``number``: newest on top (Kivy's children run bottom-up)."""
+        return sum(1 for n in self._rows if n < number)
+
+    def _row(self, entry: log.LogLine, colours: list[theme.RGBA]) -> LogRow:
+        a = app()
+        colour = theme.WARN if entry.correction else (
+            colours[entry.player] if entry.player is not None and entry.player < len(colours) else theme.PANEL)
+        text = entry.text(a.lang)
+        if entry.correction:
+            text = f"{a.t(a.lang, 'ui.history.correction')}: {text}"
+        return LogRow(number=str(entry.number), text=text, colour=list(colour), correction=entry.correction)
+
+    def more(self) -> None:
+        self.shown += PAGE
+        self.refresh()
+
+    def undo(self) -> None:
+        banker.undo()
+
+    def redo(self) -> None:
+        banker.redo()
+
+    def correct(self) -> None:
+        banker.with_pin("ui.pin.correction", open_correction)
