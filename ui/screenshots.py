@@ -39,6 +39,13 @@ def _play(app: Any, setup: dict[str, Any], actions: int, seed: int) -> None:
         app.session.act(bots.choose(table.game, rng))
 
 
+def _played(app: Any, ruleset: str, **kwargs: Any) -> None:
+    """A bot game with one banker's correction on the way (:mod:`ui.demo`), opened in the session."""
+    from ui import demo
+
+    app.session.resume(demo.played_game(app.session.db, ruleset, **kwargs))
+
+
 def scenes() -> dict[str, Callable[[Any], None]]:
     """Each screen to show, by name: a function that brings the app there."""
     from ui.screens.start import SettingsView
@@ -94,11 +101,39 @@ def scenes() -> dict[str, Callable[[Any], None]]:
         table_boerse(app)
         app.manager.get_screen("table").ids.panel.board_shown = True
 
+    def history(app: Any) -> None:
+        _played(app, "tozsde", seed=2, players=4, stop_at=60, correction_at=30)
+        app.manager.current = "history"
+
+    def correction(app: Any) -> None:
+        from ui.correction import open_correction
+
+        history(app)
+        open_correction()
+
+    def end_tozsde(app: Any) -> None:
+        _played(app, "tozsde", seed=1, players=3, correction_at=25)
+        app.manager.current = "end"
+        app.manager.get_screen("end").show("fortunes")
+
+    def end_boerse(app: Any) -> None:
+        _played(app, "boerse", seed=3, players=4, correction_at=40)
+        app.manager.current = "end"
+        app.manager.get_screen("end").show("prices")
+
+    def rules(ruleset: str) -> Callable[[Any], None]:
+        def show(app: Any) -> None:
+            app.manager.current = "rules"
+            app.manager.get_screen("rules").show(ruleset)
+        return show
+
     return {
         "start": start, "settings": settings, "new-tozsde": new_tozsde, "new-boerse": new_boerse,
         "new-boerse-options": new_options, "names": names,
         "table-tozsde": table_tozsde, "table-tozsde-order": table_tozsde_order, "table-boerse": table_boerse,
         "board-tozsde": board_tozsde, "board-boerse": board_boerse,
+        "history": history, "correction": correction, "end-tozsde": end_tozsde, "end-boerse": end_boerse,
+        "rules-tozsde": rules("tozsde"), "rules-boerse": rules("boerse"),
     }
 
 
