@@ -149,13 +149,20 @@ def test_a_write_against_an_old_head_is_refused_inside_the_journal(tmp_path: Pat
 
 
 def racers(db: Path, count: int, per_process: int) -> list[subprocess.Popen[str]]:
-    return [
+    """Start ``count`` racers, wait until each has the game open, then let them go at once."""
+    go = db.with_name("go")
+    processes = [
         subprocess.Popen(
-            [sys.executable, str(ROOT / "tests" / "race_writer.py"), str(db), str(seed), str(per_process)],
+            [sys.executable, str(ROOT / "tests" / "race_writer.py"), str(db), str(seed), str(per_process), str(go)],
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, encoding="utf-8", env=env(),
         )
         for seed in range(count)
     ]
+    for process in processes:
+        assert process.stdout is not None
+        assert process.stdout.readline().strip() == "ready", process.stderr.read() if process.stderr else ""
+    go.touch()
+    return processes
 
 
 @pytest.mark.parametrize("ruleset", RULESETS)
