@@ -8,7 +8,7 @@ the clock, applies what other threads queued and follows other writers.
 
 from __future__ import annotations
 
-from importlib import resources
+from importlib import import_module, resources
 from pathlib import Path
 from typing import Any, Callable
 
@@ -25,13 +25,48 @@ from ui import texts, theme
 from ui.session import Session
 from ui.settings import Display, Settings
 
-KV_FILES = (
-    "common.kv", "dialogs.kv", "start.kv", "newgame.kv", "board.kv", "table.kv",
-    "history.kv", "end.kv", "rules.kv", "correction.kv",
-)
+COMMON_KV = ("common.kv", "start.kv")
+"""Loaded before the first frame: the shared widgets and the start screen (``dialogs.kv`` with the settings dialog)."""
+SCREENS: dict[str, tuple[str, str, tuple[str, ...]]] = {
+    "start": ("ui.screens.start", "StartScreen", ()),
+    "new": ("ui.screens.newgame", "NewGameScreen", ("newgame.kv",)),
+    "table": ("ui.screens.table", "TableScreen", ("board.kv", "table.kv")),
+    "history": ("ui.screens.history", "HistoryScreen", ("history.kv", "correction.kv")),
+    "end": ("ui.screens.end", "EndScreen", ("end.kv",)),
+    "rules": ("ui.screens.rules", "RulesScreen", ("rules.kv",)),
+}
+"""Each screen's module, class and kv files: a screen is made (and its kv files read) when it is first asked for."""
 TICK = 0
 """How often the table's inbox and the journal are looked at: every frame (seconds; a tick with an empty
 inbox is one indexed read of the journal's head, about 0.02 ms)."""
+
+
+_kv_read: set[str] = set()
+
+
+def load_kv(*names: str) -> None:
+    """Read the kv files of ``ui/kv`` named, those not read yet."""
+    for name in names:
+        if name not in _kv_read:
+            Builder.load_file(str(resources.files("ui").joinpath("kv", name)))
+            _kv_read.add(name)
+
+
+class Screens(ScreenManager):
+    """A screen manager that makes each screen of :data:`SCREENS` the first time it is asked for
+    (shown, or ``get_screen``), so the start needs only the first screen."""
+
+    @staticmethod
+    def known(name: str) -> bool:
+        """Whether ``name`` is one of the app's screens (made or not yet)."""
+        return name in SCREENS
+
+    def get_screen(self, name: str) -> Any:
+        if name in SCREENS and not any(screen.name == name for screen in self.screens):
+            module, cls, kv = SCREENS[name]
+            load_kv(*kv)
+            self.add_widget(getattr(import_module(module), cls)(name=name))
+        return super().get_screen(name)
 
 
 class CompanionApp(App):
@@ -70,27 +105,14 @@ class CompanionApp(App):
         self.use_kivy_settings = False
 
     # -- building ----------------------------------------------------------------
-    def build(self) -> ScreenManager:
-        from ui.screens.end import EndScreen
-        from ui.screens.history import HistoryScreen
-        from ui.screens.newgame import NewGameScreen
-        from ui.screens.rules import RulesScreen
-        from ui.screens.start import StartScreen
-        from ui.screens.table import TableScreen
-
+    def build(self) -> Screens:
         texts.load()
-        for name in KV_FILES:
-            Builder.load_file(str(resources.files("ui").joinpath("kv", name)))
+        load_kv(*COMMON_KV)
         Window.clearcolor = theme.BACKGROUND
         Window.bind(size=self._resized)
         self._resized(Window, Window.size)
-        self.manager = ScreenManager(transition=NoTransition())
-        self.manager.add_widget(StartScreen(name="start"))
-        self.manager.add_widget(NewGameScreen(name="new"))
-        self.manager.add_widget(TableScreen(name="table"))
-        self.manager.add_widget(HistoryScreen(name="history"))
-        self.manager.add_widget(EndScreen(name="end"))
-        self.manager.add_widget(RulesScreen(name="rules"))
+        self.manager = Screens(transition=NoTransition())
+        self.manager.get_screen("start")  # the other screens are made when first shown
         self.manager.bind(current=self._screen_changed)
         if self.kiosk or self.settings.display == Display.FULLSCREEN:
             Window.fullscreen = "auto"
@@ -108,14 +130,23 @@ class CompanionApp(App):
         return self.manager
 
     def on_start(self) -> None:
-        """Resume the game played last and the screen that was showing."""
-        if self.session.last_game() is not None and self.session.resume() is None:
-            if self.settings.screen in self.manager.screen_names:
-                self.manager.current = self.settings.screen
+        """The start screen first; once it is drawn, the game played last and the screen that was showing."""
+
+        # A callback scheduled now runs in the first frame's clock tick, before its drawing; the one it
+        # schedules runs in the next frame's tick, after the start screen was drawn.
+        Clock.schedule_once(lambda _dt: Clock.schedule_once(lambda _dt: self.resume_last(), 0), 0)
         if self.startup_problem:
             self.say_key(self.startup_problem)
         if self.kiosk and not self.settings.has_pin:
             self.ask_first_pin()
+
+    def resume_last(self) -> None:
+        """Open the game played last and show the screen that was showing (unless a game is open already)."""
+        if self.manager.current != "start" or self.session.table is not None:
+            return  # a tap came first
+        if self.session.last_game() is not None and self.session.resume() is None:
+            if self.manager.known(self.settings.screen):
+                self.manager.current = self.settings.screen
 
     def open_settings(self, *args: Any) -> bool:
         """Kivy's own settings panel (F1) stays closed: the app has its own."""
@@ -187,9 +218,12 @@ class CompanionApp(App):
         self._finished = finished
 
     def _say(self) -> None:
+        self.said = self.session.said(self.lang)
+        if self.session.last is None:
+            self.notice = ""
+            return
         from companion.table import Outcome
 
-        self.said = self.session.said(self.lang)
         self.notice = "" if isinstance(self.session.last, Outcome) else self.said
 
     def _screen_changed(self, _manager: Any, name: str) -> None:

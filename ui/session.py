@@ -21,13 +21,15 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Any, Callable, Protocol
+from typing import TYPE_CHECKING, Any, Callable, Protocol
 
 from companion.actions import Rejection
 from companion.journal import GameInfo, Journal, JournalError, default_path
 from companion.ruleset import SetupError
-from companion.table import Outcome, Table
 from ui import texts
+
+if TYPE_CHECKING:  # the engine itself is imported when a game is opened, after the first frame
+    from companion.table import Outcome, Table
 
 __all__ = ["Sentence", "Session"]
 
@@ -109,6 +111,8 @@ class Session:
             game_id = self.last_game()
             if game_id is None:
                 return problem("ui.no_saved_game")
+        from companion.table import Table
+
         try:
             table = Table.open(self.db, game_id)
         except (JournalError, OSError) as error:
@@ -119,6 +123,8 @@ class Session:
     def new_game(self, setup: dict[str, Any], *, deal: bool = True) -> Sentence | None:
         """Start a game from a setup; None, or why it cannot start. With ``deal`` the app makes
         the action of chance due at once (the virtual deck's shuffle)."""
+        from companion.table import Table
+
         try:
             table = Table.new(setup, self.db)
         except SetupError as error:
@@ -156,6 +162,8 @@ class Session:
 
     def act(self, action: Any, source: str = "screen") -> Outcome:
         """Submit one action; the outcome is also what the screen says next."""
+        from companion.table import Outcome
+
         outcome = self._guard(lambda t: t.submit(action, source))
         if outcome is None:
             return Outcome(False, action, rejection=Rejection("ui.error.not_taken"), source=source)
@@ -220,6 +228,8 @@ class Session:
         """What just happened, in ``language`` ("" when nothing was said yet)."""
         if self.last is None:
             return ""
+        from companion.table import Outcome
+
         text = self.last.message(language)
         if not text and isinstance(self.last, Outcome) and self.last.accepted and isinstance(self.last.action, dict):
             kind = self.last.action.get("type")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+from importlib import resources
 from typing import Any
 
 from kivy.app import App
@@ -9,7 +11,6 @@ from kivy.properties import BooleanProperty, StringProperty
 from kivy.uix.modalview import ModalView
 from kivy.uix.screenmanager import Screen
 
-from companion import registry
 from ui import theme
 from ui.banker import new_pin, with_pin
 from ui.widgets import BigButton, Caption
@@ -29,8 +30,15 @@ class ListView(ModalView):
 
 
 def ruleset_title(name: str, language: str) -> str:
-    """A ruleset's title in ``language`` from its ``ruleset.json``."""
-    title = registry.ruleset_class(name).read_json("ruleset.json").get("title", name)
+    """A ruleset's title in ``language`` from its ``ruleset.json``; a built-in ruleset's file is read
+    from its folder without importing its rules (the start screen shows it before the engine is loaded)."""
+    try:
+        raw = json.loads(resources.files(f"companion.rulesets.{name}").joinpath("ruleset.json").read_text("utf-8"))
+    except (ModuleNotFoundError, OSError, ValueError):
+        from companion import registry
+
+        raw = registry.ruleset_class(name).read_json("ruleset.json")
+    title = raw.get("title", name)
     return str(title.get(language) or title.get("en") or name) if isinstance(title, dict) else str(title)
 
 
@@ -124,6 +132,12 @@ class SettingsView(ModalView):
     pin_state = StringProperty("")
     display_state = StringProperty("")
     sound_state = StringProperty("")
+
+    def __init__(self, **kwargs: Any) -> None:
+        from ui.app import load_kv
+
+        load_kv("dialogs.kv")  # its rules before the first one is made
+        super().__init__(**kwargs)
 
     def on_open(self) -> None:
         self.update()
