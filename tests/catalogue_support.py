@@ -13,11 +13,13 @@ PACKAGE = ROOT / "companion"
 
 
 APP = ROOT / "ui"
+HARDWARE = ROOT / "hardware"
 
 
 def po_files() -> list[Path]:
-    """The engine's catalogues and the touchscreen app's."""
-    return sorted([*PACKAGE.glob("**/locale/*/LC_MESSAGES/*.po"), *APP.glob("locale/*/LC_MESSAGES/*.po")])
+    """The engine's catalogues, the hardware's and the touchscreen app's."""
+    return sorted([*PACKAGE.glob("**/locale/*/LC_MESSAGES/*.po"), *HARDWARE.glob("locale/*/LC_MESSAGES/*.po"),
+                   *APP.glob("locale/*/LC_MESSAGES/*.po")])
 
 
 def domains() -> dict[str, Path]:

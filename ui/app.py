@@ -81,6 +81,8 @@ class CompanionApp(App):
     notice = StringProperty("")
     """The app's own last sentence (a problem, a PIN saved), not a game's event: the start screen shows it."""
     kiosk = BooleanProperty(False)
+    hardware_text = StringProperty("")
+    """The die's state, its last face and the buttons' problem, in the screen's language (:mod:`ui.devices`)."""
 
     def __init__(
         self,
@@ -88,6 +90,7 @@ class CompanionApp(App):
         *,
         kiosk: bool = False,
         settings_path: Path | None = None,
+        pin_factory: Any | None = None,
         **kwargs: Any,
     ) -> None:
         super().__init__(**kwargs)
@@ -95,7 +98,6 @@ class CompanionApp(App):
         self.kiosk = kiosk
         self.settings_path = settings_path
         self.settings, settings_problem = Settings.load(settings_path)
-        self.lang = self.settings.language
         self.session = Session(db)
         self.session.listen(self._game_changed)
         self.startup_problem = settings_problem
@@ -103,6 +105,14 @@ class CompanionApp(App):
         self._finished = False
         """Whether the game shown was over at the last change (the end screen comes once, when it ends)."""
         self.use_kivy_settings = False
+        # -- the hardware and systemd (ui/devices.py, ui/service.py) --
+        from ui.devices import Devices
+
+        self.pin_factory = pin_factory
+        """gpiozero's pin factory for the buttons; None: lgpio on a Raspberry Pi (tests give a MockFactory)."""
+        self.devices = Devices(self)
+        self.service: Any = None
+        self.lang = self.settings.language  # last: on_lang speaks through the session and the devices
 
     # -- building ----------------------------------------------------------------
     def build(self) -> Screens:
@@ -127,6 +137,10 @@ class CompanionApp(App):
         if self.session.table is not None:
             self.session.table.wake = self.session.wake
         Window.bind(on_mouse_down=self._input, on_mouse_up=self._input)
+        from ui.service import ServiceNotifier
+
+        self.service = ServiceNotifier()
+        self.service.start()
         return self.manager
 
     def on_start(self) -> None:
@@ -139,6 +153,11 @@ class CompanionApp(App):
             self.say_key(self.startup_problem)
         if self.kiosk and not self.settings.has_pin:
             self.ask_first_pin()
+        self.devices.start()
+
+    def apply_hardware(self) -> None:
+        """Build the die and the buttons again from the settings (after the settings screen changed them)."""
+        self.devices.start()
 
     def resume_last(self) -> None:
         """Open the game played last and show the screen that was showing (unless a game is open already)."""
@@ -174,6 +193,8 @@ class CompanionApp(App):
     def on_lang(self, *_: Any) -> None:
         self._say()
         self.redraw()
+        self.devices.game_changed()
+        self.devices.show()
 
     def _resized(self, _window: Any, size: tuple[int, int]) -> None:
         self.unit = theme.unit_for(size[1], dp(1))
@@ -216,6 +237,7 @@ class CompanionApp(App):
         if finished and not self._finished and getattr(self, "manager", None) is not None and self.manager.current == "table":
             self.manager.current = "end"  # the game just ended: the ranking and the chart
         self._finished = finished
+        self.devices.game_changed()
 
     def _say(self) -> None:
         self.said = self.session.said(self.lang)
@@ -267,5 +289,8 @@ class CompanionApp(App):
 
     def leave(self) -> None:
         """Stop the app (in kiosk mode only after the banker PIN, see the settings dialog)."""
+        self.devices.stop()
+        if self.service is not None:
+            self.service.stop()
         self.session.close()
         self.stop()

@@ -1,7 +1,9 @@
 """The app's settings: one JSON file in the user config folder.
 
 Language, display, sound, the banker PIN (a salted scrypt hash, never the
-PIN itself) and the GPIO pin map of the table's buttons. A file that cannot
+PIN itself) and the hardware: the electronic die's port and the GPIO
+buttons, as :meth:`hardware.config.HardwareConfig.to_dict` writes them (an
+older file's ``gpio`` name → pin map is taken over). A file that cannot
 be read gives the defaults and a sentence saying so; nothing is lost
 silently and the app still starts.
 
@@ -32,6 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.messages import LANGUAGES
+from hardware.config import Binding, ButtonAction, ButtonsConfig, HardwareConfig
 
 SCRYPT = {"n": 2**14, "r": 8, "p": 1}
 """scrypt's cost: about 50 ms on a Raspberry Pi 4, far too slow to try every 4-digit PIN by hand at the table."""
@@ -44,9 +47,30 @@ class Display(StrEnum):
     FULLSCREEN = "fullscreen"
 
 
-def default_gpio() -> dict[str, int]:
-    """The BCM pins of the table's buttons (for the hardware work): roll, undo, confirm."""
-    return {"roll": 17, "undo": 27, "confirm": 22}
+OLD_DEFAULT_GPIO = {"roll": 17, "undo": 27, "confirm": 22}
+"""The ``gpio`` map every settings file got before the hardware was wired in, chosen by nobody: no buttons."""
+
+
+def default_hardware() -> dict[str, Any]:
+    """No die and no buttons."""
+    return HardwareConfig().to_dict()
+
+
+def migrate_gpio(gpio: Any) -> dict[str, Any]:
+    """An older file's ``gpio`` (button name → BCM pin) as the hardware settings; the untouched old default is no buttons.
+
+    >>> migrate_gpio({"undo": 5, "roll": 6, "dance": 7})["buttons"]["pins"]
+    {'5': 'undo', '6': 'roll'}
+    >>> migrate_gpio(OLD_DEFAULT_GPIO)["buttons"]["pins"]
+    {}
+    """
+    pins: dict[int, Binding] = {}
+    if isinstance(gpio, dict) and gpio != OLD_DEFAULT_GPIO:
+        names = {a.value for a in ButtonAction}
+        for name, pin in gpio.items():
+            if name in names and isinstance(pin, int) and not isinstance(pin, bool) and pin not in pins:
+                pins[pin] = Binding(ButtonAction(name))
+    return HardwareConfig(buttons=ButtonsConfig(pins=pins)).to_dict()
 
 
 @dataclass
@@ -58,7 +82,8 @@ class Settings:
     sound: bool = True
     pin_hash: str | None = None
     """``scrypt$<salt hex>$<hash hex>``; None while no PIN is set."""
-    gpio: dict[str, int] = field(default_factory=default_gpio)
+    hardware: dict[str, Any] = field(default_factory=default_hardware)
+    """The die and the buttons: ``HardwareConfig.to_dict()``; read with :meth:`hardware_config`."""
     screen: str = "start"
     """The screen that was showing: the app comes back to it on the next start."""
 
@@ -80,6 +105,14 @@ class Settings:
     @property
     def has_pin(self) -> bool:
         return self.pin_hash is not None
+
+    # -- the hardware -----------------------------------------------------------
+    def hardware_config(self) -> HardwareConfig:
+        """The die's and the buttons' settings (checked when the file was read)."""
+        return HardwareConfig.from_dict(self.hardware)
+
+    def set_hardware(self, config: HardwareConfig) -> None:
+        self.hardware = config.to_dict()
 
     # -- the file --------------------------------------------------------------
     @classmethod
@@ -103,6 +136,8 @@ class Settings:
             raise TypeError("settings must be a JSON object")
         known = {f.name for f in fields(cls)}
         values = {k: v for k, v in raw.items() if k in known}
+        if "hardware" not in raw and "gpio" in raw:  # a file from before the hardware was wired in
+            values["hardware"] = migrate_gpio(raw["gpio"])
         settings = cls(**values)
         if settings.language not in LANGUAGES:
             raise ValueError(f"unknown language {settings.language!r}")
@@ -113,10 +148,7 @@ class Settings:
             raise TypeError("screen must be a name")
         if settings.pin_hash is not None and not isinstance(settings.pin_hash, str):
             raise TypeError("pin_hash must be text")
-        if not isinstance(settings.gpio, dict) or not all(
-            isinstance(k, str) and isinstance(v, int) and not isinstance(v, bool) for k, v in settings.gpio.items()
-        ):
-            raise TypeError("gpio must map button names to pin numbers")
+        settings.set_hardware(HardwareConfig.from_dict(settings.hardware))  # ConfigError is a ValueError
         return settings
 
     def save(self, path: Path | None = None) -> None:

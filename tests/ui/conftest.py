@@ -70,6 +70,7 @@ def kivy_app(display: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator
     app = CompanionApp(base / "games.db", settings_path=base / "settings.json")
     app._run_prepare()
     yield app
+    app.devices.stop()
     app.session.close()
     app.stop()
 
@@ -85,6 +86,8 @@ def app(kivy_app: Any, tmp_path: Path) -> Iterator[Any]:
     for child in list(Window.children):
         if hasattr(child, "dismiss") and child is not kivy_app.root:
             child.dismiss(animation=False)
+    kivy_app.devices.stop()  # no die and no buttons unless a test sets them up
+    kivy_app.pin_factory = None
     kivy_app.session.close()
     kivy_app.session = Session(tmp_path / "games.db")
     kivy_app.session.listen(kivy_app._game_changed)
@@ -98,6 +101,7 @@ def app(kivy_app: Any, tmp_path: Path) -> Iterator[Any]:
     kivy_app.redraw()
     frames()
     yield kivy_app
+    kivy_app.devices.stop()
 
 
 def frames(count: int = 3) -> None:

@@ -127,11 +127,13 @@ def shown_value(value: Any, language: str) -> str:
 
 
 class SettingsView(ModalView):
-    """Language, PIN, display, sound; in kiosk mode the way out (after the PIN)."""
+    """Language, PIN, display, sound, the die and the buttons; in kiosk mode the way out (after the PIN)."""
 
     pin_state = StringProperty("")
     display_state = StringProperty("")
     sound_state = StringProperty("")
+    die_state = StringProperty("")
+    buttons_state = StringProperty("")
 
     def __init__(self, **kwargs: Any) -> None:
         from ui.app import load_kv
@@ -148,6 +150,21 @@ class SettingsView(ModalView):
         fullscreen = str(a.settings.display) == "fullscreen"
         self.display_state = a.t(a.lang, "ui.settings.fullscreen" if fullscreen else "ui.settings.window")
         self.sound_state = a.t(a.lang, "ui.on" if a.settings.sound else "ui.off")
+        from ui.screens.hardware import buttons_summary, die_summary
+
+        hardware = a.settings.hardware_config()
+        self.die_state = die_summary(hardware, a.lang)
+        self.buttons_state = buttons_summary(hardware, a.lang)
+
+    def choose_die(self) -> None:
+        from ui.screens.hardware import HardwareSettings
+
+        HardwareSettings(self.update).choose_die()
+
+    def edit_buttons(self) -> None:
+        from ui.screens.hardware import HardwareSettings
+
+        HardwareSettings(self.update).edit_buttons()
 
     def set_pin(self) -> None:
         """A new banker PIN; the old one first: nobody at the table changes it behind the banker's back."""

@@ -1,0 +1,163 @@
+"""The settings of the die and the buttons, on the settings dialog: no keyboard, a few taps.
+
+The die: one tap on the port in a short list of the ports found (the
+``/dev/serial/by-id`` links first, they survive replugging) or "none".
+The buttons: one stepper per action over the BCM pins no other button
+uses. Both are written to the one settings store
+(``Settings.hardware``) and the app builds its die and buttons again.
+A hold action set in the file stays with its button.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+from typing import Any, Callable
+
+from kivy.app import App
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.label import Label
+
+from hardware.config import BCM_PINS, Binding, ButtonAction, HardwareConfig
+from ui import theme
+from ui.widgets import BigButton, Caption, Stepper
+
+BY_ID = Path("/dev/serial/by-id")
+
+
+def app() -> Any:
+    return App.get_running_app()
+
+
+def detected_ports(by_id: Path = BY_ID) -> list[str]:
+    """The serial ports of this machine: stable ``by-id`` links first, then devices no link points to."""
+    links = sorted(str(p) for p in by_id.iterdir()) if by_id.is_dir() else []
+    targets = {str(Path(link).resolve()) for link in links}
+    try:
+        from serial.tools import list_ports
+
+        devices = sorted(p.device for p in list_ports.comports())
+    except Exception:  # no pyserial or no /sys: the list has the links only
+        devices = []
+    return links + [d for d in devices if str(Path(d).resolve()) not in targets]
+
+
+def die_summary(config: HardwareConfig, language: str) -> str:
+    a = app()
+    if config.die.port is not None:
+        return config.die.port
+    if config.die.vid_pid is not None:
+        return str(a.t(language, "ui.settings.die_usb", id=config.die.vid_pid))
+    return str(a.t(language, "ui.value.none"))
+
+
+def buttons_summary(config: HardwareConfig, language: str) -> str:
+    pins = sorted(config.buttons.pins)
+    if not pins:
+        return str(app().t(language, "ui.value.none"))
+    return "GPIO " + " · ".join(str(p) for p in pins)
+
+
+def pin_of(config: HardwareConfig, action: ButtonAction) -> int | None:
+    """The pin whose press does ``action`` (the lowest, if several)."""
+    return next((pin for pin, b in sorted(config.buttons.pins.items()) if b.press is action), None)
+
+
+def with_pin(config: HardwareConfig, action: ButtonAction, pin: int | None) -> HardwareConfig:
+    """``config`` with ``action`` on ``pin`` (None: no button for it); its hold action moves with it.
+
+    >>> c = with_pin(HardwareConfig(), ButtonAction.UNDO, 27)
+    >>> c = with_pin(c, ButtonAction.ROLL, 17)
+    >>> sorted((p, b.press.value) for p, b in with_pin(c, ButtonAction.UNDO, 5).buttons.pins.items())
+    [(5, 'undo'), (17, 'roll')]
+    """
+    pins = dict(config.buttons.pins)
+    old = pin_of(config, action)
+    binding = pins.pop(old) if old is not None else Binding(action)
+    if pin is not None:
+        pins[pin] = binding
+    return replace(config, buttons=replace(config.buttons, pins=pins))
+
+
+class HardwareSettings:
+    """The two editors, opened from the settings dialog; ``changed()`` after each change was saved and applied."""
+
+    def __init__(self, changed: Callable[[], None]) -> None:
+        self.changed = changed
+
+    def _save(self, config: HardwareConfig) -> None:
+        a = app()
+        a.settings.set_hardware(config)
+        a.save_settings()
+        a.apply_hardware()
+        self.changed()
+
+    # -- the die ---------------------------------------------------------------------
+    def choose_die(self) -> None:
+        from ui.screens.start import ListView
+
+        a = app()
+        config = a.settings.hardware_config()
+        view = ListView(title=a.t(a.lang, "ui.settings.die_title"))
+        ports: list[str | None] = [None, *detected_ports()]
+        if config.die.port is not None and config.die.port not in ports:
+            ports.append(config.die.port)
+        for port in ports:
+            chosen = port == config.die.port and (port is not None or config.die.vid_pid is None)
+            text = port if port is not None else a.t(a.lang, "ui.value.none")
+            button = BigButton(text=text, tap_id=f"die:{port or 'none'}", size_hint_y=None,
+                               height=a.unit * theme.TARGET,
+                               colour=list(theme.PRIMARY if chosen else theme.BUTTON))
+            button.bind(on_release=lambda _b, p=port: self._pick_die(view, p))
+            view.add_row(button)
+        view.open()
+
+    def _pick_die(self, view: Any, port: str | None) -> None:
+        view.dismiss()
+        config = app().settings.hardware_config()
+        self._save(replace(config, die=replace(config.die, port=port, vid_pid=None, serial_number=None)))
+
+    # -- the buttons -------------------------------------------------------------------
+    def edit_buttons(self) -> None:
+        from ui.screens.start import ListView
+
+        a = app()
+        view = ListView(title=a.t(a.lang, "ui.settings.buttons_title"))
+        draft = [a.settings.hardware_config()]
+        view.add_row(Caption(text=a.t(a.lang, "ui.settings.buttons_hint"), color=theme.MUTED))
+        rows: list[Any] = []
+
+        def build() -> None:
+            for row in rows:
+                view.ids.rows.remove_widget(row)
+            rows.clear()
+            config = draft[0]
+            for action in ButtonAction:
+                mine = pin_of(config, action)
+                taken = {p for p in config.buttons.pins if p != mine}
+                values: list[int | None] = [None, *(p for p in BCM_PINS if p not in taken)]
+                labels = [a.t(a.lang, "ui.value.none") if p is None else a.t(a.lang, "ui.settings.gpio_pin", pin=p)
+                          for p in values]
+                stepper = Stepper(tap_id=f"buttons:{action.value}", values=values, labels=labels)
+                stepper.select(mine)
+                stepper.on_pick = lambda pin, act=action: pick(act, pin)
+                row = BoxLayout(size_hint_y=None, height=a.unit * theme.TARGET, spacing=a.unit * 0.3)
+                label = Label(text=a.t(a.lang, f"ui.button.{action.value}"), font_size=a.unit, color=theme.TEXT,
+                              size_hint_x=0.4, halign="left", valign="middle")
+                label.bind(size=lambda w, s: setattr(w, "text_size", s))
+                row.add_widget(label)
+                row.add_widget(stepper)
+                rows.append(row)
+                view.add_row(row)
+
+        def pick(action: ButtonAction, pin: int | None) -> None:
+            draft[0] = with_pin(draft[0], action, pin)
+            build()
+
+        def closed(*_: Any) -> None:
+            if draft[0] != a.settings.hardware_config():
+                self._save(draft[0])
+
+        build()
+        view.bind(on_dismiss=closed)
+        view.open()
