@@ -23,6 +23,9 @@ DOMAIN = "hardware"
 """The gettext domain and the prefix of its keys."""
 
 
+register_package(DOMAIN)  # keys of this domain also render through Rejection and render() anywhere
+
+
 def key(name: str) -> str:
     """The catalogue's key of a sentence: ``hardware.<name>``."""
     return f"{DOMAIN}.{name}"
@@ -36,7 +39,6 @@ class Said:
     params: dict[str, Any] = field(default_factory=dict)
 
     def text(self, language: str = "en") -> str:
-        register_package(DOMAIN)
         if not has(key(self.key), "en"):
             return self.key
         return render(key(self.key), self.params, language)
