@@ -153,7 +153,8 @@ class CompanionApp(App):
             self.say_key(self.startup_problem)
         if self.kiosk and not self.settings.has_pin:
             self.ask_first_pin()
-        self.devices.start()
+        # the die and the buttons after the first frame too (pyserial, gpiozero and a thread cost start time)
+        Clock.schedule_once(lambda _dt: Clock.schedule_once(lambda _dt: self.devices.start(), 0), 0)
 
     def apply_hardware(self) -> None:
         """Build the die and the buttons again from the settings (after the settings screen changed them)."""

@@ -28,25 +28,33 @@ import logging
 from concurrent.futures import Future
 from dataclasses import replace
 from pathlib import PurePath
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from kivy.clock import Clock
 
 from companion.actions import Rejection
-from companion.table import Outcome, Table
-from hardware.buttons import ButtonPanel, Picture, Pressed
 from hardware.config import ButtonAction, HardwareConfig
-from hardware.die import DieEvent, DieRoll, DieStatus, SerialDie
 from hardware.texts import Said, key
+
+if TYPE_CHECKING:  # the engine's table, pyserial and gpiozero load when a game or a device needs them
+    from companion.table import Outcome, Table
+    from hardware.buttons import ButtonPanel, Picture, Pressed
+    from hardware.die import DieEvent, DieRoll, DieStatus, SerialDie
 
 log = logging.getLogger(__name__)
 
 UNDO_PAST_TURN = key("buttons.undo_past_turn")
 
 
+def _refusal(code: str, action: Any, source: str) -> Outcome:
+    from companion.table import Outcome
+
+    return Outcome(False, action, rejection=Rejection(code), source=source)
+
+
 def _refused(code: str, action: Any, source: str) -> Future[Outcome]:
     future: Future[Outcome] = Future()
-    future.set_result(Outcome(False, action, rejection=Rejection(code), source=source))
+    future.set_result(_refusal(code, action, source))
     return future
 
 
@@ -90,9 +98,9 @@ class SessionTable:
     def _undo(self, future: Future[Outcome], source: str) -> None:
         table = self._table()
         if table is None:
-            future.set_result(Outcome(False, None, rejection=Rejection("ui.no_game_open"), source=source))
+            future.set_result(_refusal("ui.no_game_open", None, source))
         elif self._undo_needs_pin():
-            future.set_result(Outcome(False, None, rejection=Rejection(UNDO_PAST_TURN), source=source))
+            future.set_result(_refusal(UNDO_PAST_TURN, None, source))
         else:
             table.enqueue_undo(source).add_done_callback(lambda done: _pass_on(done, future))
 
@@ -147,11 +155,15 @@ class Devices:
             log.exception("hardware settings")
             config = HardwareConfig()
         if config.die.enabled:
+            from hardware.die import SerialDie
+
             die = self.die = SerialDie(config.die, self.table)
             die.subscribe(lambda event: Clock.schedule_once(lambda _dt: self._die_event(die, event), 0))
             self.status = die.status
             die.start()
         if config.buttons.pins:
+            from hardware.buttons import ButtonPanel
+
             self.panel = ButtonPanel(config.buttons, self.table, pin_factory=self.app.pin_factory, language=self.app.lang)
             self.panel.subscribe(lambda event: Clock.schedule_once(lambda _dt: self._button_event(event), 0))
             self.panel.start()
@@ -178,6 +190,8 @@ class Devices:
 
     # -- events, on the main thread ---------------------------------------------------------
     def _die_event(self, die: SerialDie, event: DieEvent) -> None:
+        from hardware.die import DieRoll
+
         if die is not self.die:  # from a die stopped since (the settings changed)
             return
         if isinstance(event, DieRoll):
@@ -195,6 +209,8 @@ class Devices:
             self.show()
 
     def _button_event(self, event: Pressed | Picture) -> None:
+        from hardware.buttons import Picture
+
         if isinstance(event, Picture):
             moves = {ButtonAction.NEXT, ButtonAction.PREVIOUS}
             config = self.panel.config if self.panel is not None else None
@@ -214,7 +230,7 @@ class Devices:
         if done.exception() is not None:
             return
         outcome = done.result()
-        if isinstance(outcome, Outcome) and not outcome.accepted:
+        if not getattr(outcome, "accepted", True):
             self.app.session.last = outcome
             self.app._game_changed()
 
