@@ -235,8 +235,12 @@ class CompanionApp(App):
         self.redraw()
         table = self.session.table
         finished = table is not None and table.state.finished
-        if finished and not self._finished and getattr(self, "manager", None) is not None and self.manager.current == "table":
+        if table is not None and finished and not self._finished and getattr(self, "manager", None) is not None \
+                and self.manager.current == "table":
             self.manager.current = "end"  # the game just ended: the ranking and the chart
+            from companion import backup
+
+            backup.request(f"game {table.game_id} finished")  # the appliance's path unit starts the backup
         self._finished = finished
         self.devices.game_changed()
 

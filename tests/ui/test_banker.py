@@ -140,7 +140,11 @@ def test_the_end_of_the_game_shows_the_ranking_and_the_charts(app: Any) -> None:
     assert [s.name for s in chart.series] == table.series().companies
 
 
-def test_a_game_that_ends_by_a_tap_brings_the_end_screen(app: Any) -> None:
+def test_a_game_that_ends_by_a_tap_brings_the_end_screen(
+    app: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    requested = tmp_path / "backup-request"
+    monkeypatch.setenv("COMPANION_BACKUP_REQUEST", str(requested))  # as companion.service sets it
     game = demo.play("tozsde", seed=1)
     last = game.actions[-1]
     game_id = demo.played_game(app.session.db, "tozsde", seed=1)
@@ -150,6 +154,7 @@ def test_a_game_that_ends_by_a_tap_brings_the_end_screen(app: Any) -> None:
     app.session.act(last)
     frames()
     assert app.manager.current == "end"
+    assert f"game {game_id} finished" in requested.read_text()  # the backup after every finished game
     tap("end:back")  # a look at the table: the end screen is one tap away, no action is offered
     assert app.manager.current == "table" and not [i for i in visible_ids() if i.startswith("act:")]
     tap("table:end")
