@@ -467,7 +467,7 @@ def cmd_correct(args: argparse.Namespace) -> int:
 def cmd_deal(args: argparse.Namespace) -> int:
     table = _open(args)
     try:
-        outcome = table.deal("app")
+        outcome = table.deal_chance("app")
         if outcome is None:
             outcome = Outcome(False, rejection=Rejection("nothing_to_deal"), source="app")
         return _report(outcome, args.lang, args.json)

@@ -378,14 +378,6 @@ class Table:
         action = self.game.rules.chance_action(self.game.state, random.SystemRandom())
         return None if action is None else self.submit(action, source)
 
-    def deal(self, source: str = "app") -> Outcome | None:
-        """Make whatever action of chance is due now (a shuffle, a Tőzsde company draw) with a secure random source.
-
-        Returns None when chance has nothing to decide now (``companion deal``, the console's ``?``).
-        """
-        action = self.game.rules.chance_action(self.game.state, random.SystemRandom())
-        return None if action is None else self.submit(action, source)
-
     @property
     def setup(self) -> dict[str, Any]:
         """The game's setup."""
@@ -396,6 +388,28 @@ class Table:
         if start < 0:
             start = max(0, self.length + start)
         return self.journal.actions(self.game_id, start)[: max(0, self.length - start)]
+
+    def undo_leaves_turn(self) -> bool:
+        """True when undoing the last action would go back past the current player's turn (C4):
+        that action was not the current player's own, or it ended a turn. The screen asks the
+        banker's PIN for such an undo.
+
+        >>> import tempfile, os
+        >>> table = Table.new({"ruleset": "tozsde", "players": ["Anna", "Béla"]},
+        ...                   os.path.join(tempfile.mkdtemp(), "games.db"))
+        >>> table.undo_leaves_turn(), table.submit({"type": "roll", "value": 3}).accepted
+        (False, True)
+        >>> table.undo_leaves_turn()  # Anna rolled for the order of play; now it is Béla's roll
+        True
+        >>> table.close()
+        """
+        if self.length == 0:
+            return False
+        last = self.actions(-1)
+        if not last:
+            return False
+        action = last[-1]
+        return action.get("type") == "end_turn" or action.get("player") is None or action.get("player") != self.state.current
 
     def history(self) -> list[Entry]:
         """Every action, undo and redo of the game, as recorded, verified against its chain."""
@@ -470,7 +484,7 @@ class Table:
                 elif kind == "redo":
                     outcome = self.redo(source)
                 elif kind == "deal":
-                    outcome = self.deal(source) or Outcome(False, rejection=Rejection("nothing_to_deal"), source=source)
+                    outcome = self.deal_chance(source) or Outcome(False, rejection=Rejection("nothing_to_deal"), source=source)
                 else:
                     outcome = self.submit(payload, source)
             except BaseException as error:  # e.g. a failing subscriber: the waiting thread must still hear

@@ -211,18 +211,12 @@ class Session:
     def undo_needs_pin(self) -> bool:
         """True when undoing would go back past the current player's turn: the last action
         was not the current player's own, or it ended a turn."""
-        table = self.table
-        if table is None or table.length == 0:
+        if self.table is None:
             return False
         try:
-            last = table.journal.actions(table.game_id, -1)
+            return self.table.undo_leaves_turn()
         except JournalError:
             return True
-        if not last:
-            return False
-        action = last[-1]
-        current = table.state.current
-        return action.get("type") == "end_turn" or action.get("player") is None or action.get("player") != current
 
     def said(self, language: str) -> str:
         """What just happened, in ``language`` ("" when nothing was said yet)."""

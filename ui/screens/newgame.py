@@ -145,7 +145,7 @@ class NewGameScreen(Screen):
 
     def _last_names(self) -> list[str]:
         table = app().session.table
-        return list(table.game.setup["players"]) if table is not None else list(NAMES[:3])
+        return list(table.setup["players"]) if table is not None else list(NAMES[:3])
 
     # -- the layout ---------------------------------------------------------------
     def build(self) -> None:

@@ -68,7 +68,7 @@ class StartScreen(Screen):
             return
         self.resume_text = a.t(a.lang, "ui.start.resume")
         table = a.session.table
-        names = ", ".join(table.game.setup["players"]) if table is not None and table.game_id == info.id else ""
+        names = ", ".join(table.setup["players"]) if table is not None and table.game_id == info.id else ""
         self.resume_detail = a.t(
             a.lang, "ui.start.resume_game", game=info.id, ruleset=ruleset_title(info.ruleset, a.lang),
             players=names, count=info.length,

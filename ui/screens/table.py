@@ -87,7 +87,7 @@ class TableScreen(Screen):
         if table is None:
             return
         view = table.view().game
-        setup = table.game.setup
+        setup = table.setup
         colours = setup.get("colours") or []
         lang = a.lang
         turn = view["turn"]
@@ -114,10 +114,10 @@ class TableScreen(Screen):
     def _last_roll(self, table: Any) -> int | None:
         """The latest die value in the journal (rolls are actions like any other)."""
         try:
-            recent = table.journal.actions(table.game_id, -6)
+            recent = table.actions(-6)
         except Exception:
             return None
-        for action in reversed(recent[: table.length]):
+        for action in reversed(recent):
             if action.get("type") == "roll":
                 value = action.get("value")
                 return value if isinstance(value, int) else None
@@ -244,7 +244,7 @@ class TableScreen(Screen):
 
     def _maybe_deal(self, table: Any, view: dict[str, Any]) -> None:
         """The Tőzsde company draw by the app (§6, T2): each company drawn in turn, each journaled."""
-        if self._dealing or table.game.setup.get("draw_by") != "app" or view["turn"]["phase"] != "draw":
+        if self._dealing or table.setup.get("draw_by") != "app" or view["turn"]["phase"] != "draw":
             return
         self._dealing = True
 

@@ -311,44 +311,37 @@ class Rules(Ruleset):
             return []
         prices = state.data["prices"]
         cash = player.cash
-        cache = self._cache
         barred = self._barred(state, "buy")
         out = []
         for c, at_bank in state.bank_shares.items():
             price = prices[c]
             if not at_bank or price > cash or c in barred:
                 continue
-            most = min(at_bank, room, cash // price)  # one at least
-            key = ("buy", p, c, most, price)
-            choice = cache.get(key)
-            if choice is None:
-                choice = cache[key] = Choice(
-                    "buy", p, fixed={"company": c}, params={"count": IntRange(1, most)},
-                    info={"price": price, "prices": [price] * most},  # each share at the same price (B4)
-                )
-            out.append(choice)
+            out.append(self._trade_choice("buy", p, c, min(at_bank, room, cash // price), price))  # one at least
         return out
 
     def _sell_choices(self, state: State, p: int) -> list[Choice]:
         if state.data["closed"]:  # B6: not after the exchange has closed
             return []
         prices = state.data["prices"]
-        cache = self._cache
         barred = self._barred(state, "sell")
         out = []
         for c, held in state.players[p].shares.items():
             if c in barred:
                 continue
-            price = prices[c]
-            key = ("sell", p, c, held, price)
-            choice = cache.get(key)
-            if choice is None:
-                choice = cache[key] = Choice(
-                    "sell", p, fixed={"company": c}, params={"count": IntRange(1, held)},
-                    info={"price": price, "prices": [price] * held},  # each share at the same price (B4)
-                )
-            out.append(choice)
+            out.append(self._trade_choice("sell", p, c, held, prices[c]))
         return out
+
+    def _trade_choice(self, kind: str, p: int, company: str, most: int, price: int) -> Choice:
+        """Buy or sell 1 to ``most`` shares of ``company`` at ``price`` each (B4), made once and remembered."""
+        key = (kind, p, company, most, price)
+        choice = self._cache.get(key)
+        if choice is None:
+            choice = self._cache[key] = Choice(
+                kind, p, fixed={"company": company}, params={"count": IntRange(1, most)},
+                info={"price": price, "prices": [price] * most},  # each share at the same price (B4)
+            )
+        return choice
 
     def _barred(self, state: State, kind: str) -> dict[str, str]:
         """B18: the packages this turn's trades bar from ``kind`` ("buy" or "sell"), each with the
