@@ -64,3 +64,18 @@ def tap(tap_id: str) -> Any:
     assert pressed, f"{tap_id} at {x:.0f},{y:.0f} did not get the touch (covered or off screen) {where}"
     Taps.count += 1
     return widget
+
+
+def new_game_dealt(app: Any, setup: dict[str, Any], seed: int = 0) -> Any:
+    """Start a game on the table screen with a fixed deal of the deck instead of the app's random one,
+    so a test that rolls lands on the same cards every run. Returns the table."""
+    import random
+
+    assert app.session.new_game(setup, deal=False) is None
+    table = app.session.table
+    for choice in table.legal_actions():
+        if choice.type == "shuffle":
+            app.session.act(choice.sample(random.Random(seed)))
+    app.manager.current = "table"
+    frames()
+    return table

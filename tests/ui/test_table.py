@@ -3,12 +3,13 @@ a language switch mid-game, the undo PIN, and a second writer shown at once."""
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 from companion.game import Game
 from companion.table import Table
 from tests.ui.conftest import frames
-from tests.ui.support import Taps, find, tap, visible_ids
+from tests.ui.support import Taps, find, new_game_dealt, tap, visible_ids
 from ui.session import Session
 
 
@@ -157,27 +158,21 @@ def test_a_typical_tozsde_turn_takes_two_taps_with_the_die_and_three_tapped(app:
 
 
 def test_a_boerse_buy_or_sell_takes_at_most_three_taps(app: Any) -> None:
-    app.session.new_game({"ruleset": "boerse", "players": ["Anna", "Bernd"], "colours": ["red", "blue"]})
-    app.manager.current = "table"
-    frames()
-    t = table(app)
+    t = new_game_dealt(app, {"ruleset": "boerse", "players": ["Anna", "Bernd"], "colours": ["red", "blue"]})
     Taps.count = 0
     tap("act:buy:Chemie")
     assert t.state.players[0].shares == {"Chemie": 1} and Taps.count <= 3
     app.session.act({"type": "roll", "value": 2})
-    while t.state.current == 0 or t.state.phase != "trade":  # to Anna's next turn, as the table plays it
+    seen_bernd = False
+    while not (seen_bernd and t.state.current == 0 and t.state.phase == "trade"):  # to Anna's next turn (B18)
+        seen_bernd = seen_bernd or t.state.current == 1
         choices = {c.type: c for c in t.legal_actions()}
-        # the deck is shuffled at random: a card may leave a debt, then whatever the rules offer
-        kind = next((k for k in ("end_turn", "roll", "decline_offer", "pick") if k in choices), next(iter(choices)))
-        action = choices[kind].sample(__import__("random").Random(1))
-        app.session.act(action)
-        if t.state.current == 0 and t.state.phase == "trade":
-            break
+        kind = next(k for k in ("end_turn", "roll", "decline_offer", "pick") if k in choices)
+        app.session.act(choices[kind].sample(random.Random(1)))
     frames()
-    if "act:sell:Chemie" in visible_ids():
-        Taps.count = 0
-        tap("act:sell:Chemie")
-        assert "Chemie" not in {c for c, n in t.state.players[0].shares.items() if n} and Taps.count <= 3
+    Taps.count = 0
+    tap("act:sell:Chemie")
+    assert not t.state.players[0].shares.get("Chemie") and Taps.count <= 3
 
 
 def test_language_switch_mid_game_keeps_the_game(app: Any) -> None:
@@ -211,10 +206,7 @@ def test_a_second_writer_is_shown_at_once(app: Any) -> None:
 
 def test_undo_past_the_turn_asks_for_the_banker_pin(app: Any) -> None:
     app.settings.set_pin("1357")
-    app.session.new_game({"ruleset": "boerse", "players": ["Anna", "Bernd"]})
-    app.manager.current = "table"
-    frames()
-    t = table(app)
+    t = new_game_dealt(app, {"ruleset": "boerse", "players": ["Anna", "Bernd"]})
     tap("act:buy:Stahl")
     tap("table:undo")  # Anna's own action in her turn: no PIN
     assert t.length == 1 and "table:undo" in visible_ids() and "pad:ok" not in visible_ids()
@@ -222,7 +214,7 @@ def test_undo_past_the_turn_asks_for_the_banker_pin(app: Any) -> None:
     while t.state.current == 0:
         choices = {c.type: c for c in t.legal_actions()}
         kind = next(k for k in ("end_turn", "decline_offer", "pick", "roll") if k in choices)
-        app.session.act(choices[kind].sample(__import__("random").Random(2)))
+        app.session.act(choices[kind].sample(random.Random(2)))
     frames()
     length = t.length
     tap("table:undo")
