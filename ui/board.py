@@ -316,6 +316,7 @@ class BoardPanel(BoxLayout):
         self.track = TrackBoard()
         self.key = BoxLayout(orientation="vertical", size_hint_x=None)
         self.shown: _Drawn | None = None
+        self._key_made_for: tuple[str, float] | None = None
 
     def show(self, view: dict[str, Any], colours: list[str]) -> None:
         wanted: _Drawn = self.hexes if "board" in view else self.track
@@ -330,8 +331,16 @@ class BoardPanel(BoxLayout):
         wanted.show(view, colours)
 
     def _draw_key(self) -> None:
-        """The kinds of field other than company sites (§3), named in the screen's language."""
+        """The kinds of field other than company sites (§3), named in the screen's language.
+
+        The key changes only with the language and the size: made again only then, not on
+        every action (making its labels cost a 60 Hz frame's worth of time).
+        """
         a = _app()
+        made_for = (a.lang, a.unit)
+        if self._key_made_for == made_for:
+            return
+        self._key_made_for = made_for
         self.key.clear_widgets()
         self.key.width = a.unit * 6.2
         for kind in ("resort", "casino", "change", "premium", "tax", "start"):
