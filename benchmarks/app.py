@@ -113,6 +113,9 @@ def frames_in_process(work: Path) -> list[tuple[str, str]]:
         began = tap("table:undo" if undo else "table:redo")
         taps.append(until_drawn(began, lambda: table.length == (length - 1 if undo else length + 1)))
     rolls: list[float] = []
+    applied: list[float] = []  # from the roll sent to its outcome told (applied and journaled)
+    told: list[float] = []
+    table.subscribe(lambda outcome: told.append(time.perf_counter()))
     phases = random.Random(7)
     for _ in range(40):
         # back to a point where a roll is legal: undo until the last action is a turn's end
@@ -128,14 +131,17 @@ def frames_in_process(work: Path) -> list[tuple[str, str]]:
             table.enqueue_roll(3, "die")
 
         sender = threading.Thread(target=roll, args=(phases.uniform(0, 1 / 60),))
+        told.clear()
         sender.start()
         until_drawn(time.perf_counter(), lambda: table.length == length + 1)
         flip = time.perf_counter()  # until_drawn returned right after the flip
         sender.join()
         rolls.append(flip - sent[0])
+        applied.append(told[-1] - sent[0])
     app.session.close()
     rows = []
     for name, values in (("tap → next frame (undo/redo, table screen)", taps),
+                         ("die roll (enqueue_roll) → applied, journaled and told", applied),
                          ("die roll (enqueue_roll) → next frame, table screen", rolls)):
         values.sort()
         rows.append((f"{name}, median", ms(statistics.median(values))))

@@ -131,7 +131,7 @@ class TableScreen(Screen):
         if self._header is None:
             self._header = Label(font_size=a.unit * 0.8, color=theme.MUTED, halign="left", valign="middle",
                                  size_hint_y=None, height=a.unit * 1.2)
-            self._header.bind(size=lambda w, s: setattr(w, "text_size", s))
+            self._header.bind(width=_wrap_to_width)
             box.add_widget(self._header)
         self._header.font_size, self._header.height = a.unit * 0.8, a.unit * 1.2
         self._header.text = f"{a.t(lang, 'ui.table.cash')} · {a.t(lang, 'ui.table.fortune')} · {a.t(lang, 'ui.table.shares')}"
@@ -172,7 +172,7 @@ class TableScreen(Screen):
     @staticmethod
     def _cell() -> Label:
         cell = Label(markup=True, color=theme.TEXT, halign="left", valign="middle", shorten=True)
-        cell.bind(size=lambda w, s: setattr(w, "text_size", s))
+        cell.bind(width=_wrap_to_width)
         return cell
 
     def _draw_said(self, view: dict[str, Any]) -> None:
@@ -295,6 +295,12 @@ class TableScreen(Screen):
 
 
 W = TypeVar("W", bound=Widget)
+
+
+def _wrap_to_width(label: Label, width: float) -> None:
+    """A one-line label's text fits its width; its height is left free, so a label that only
+    changes height (the rows above a longer sentence) keeps its texture instead of drawing it again."""
+    label.text_size = (width, None)
 
 
 def reuse(parent: Widget, kept: list[W], count: int, make: Callable[[], W], spare: list[W] | None = None) -> list[W]:
