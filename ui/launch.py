@@ -33,6 +33,9 @@ def configure(size: tuple[int, int] | None = None, *, kiosk: bool = False) -> No
     Config.set("kivy", "exit_on_escape", "0")
     Config.set("kivy", "log_level", "warning")
     Config.set("input", "mouse", "mouse,multitouch_on_demand")  # no red dots from right clicks
+    # No multisampling, as on the Pi (systemd/kivy-config.ini): the screen is rectangles and text,
+    # and smoothing every edge nearly doubles what a frame costs where GL is drawn in software.
+    Config.set("graphics", "multisamples", "0")
     if size is not None:
         Config.set("graphics", "width", str(size[0]))
         Config.set("graphics", "height", str(size[1]))
