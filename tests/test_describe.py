@@ -102,6 +102,9 @@ def test_tozsde_casino_dialog_lists_stakes_and_calls_with_their_multipliers() ->
     assert bet.label == "Casino: stake 500 Rubin to 800 Rubin on 1 to 3 numbers"
     action = bet.action({"stake": 700, "numbers": [2, 5]})
     assert bet.choice.admits(action)
+    only = game.rules.describe_choice(game.state, game.rules._bet_choice(0, 500), "de")
+    assert [o.amount for o in only.fields["stake"]] == [500]
+    assert only.label == "Casino: 500 Rubin auf 1 bis 3 Zahlen setzen"  # one stake: not "500 bis 500"
 
 
 def test_tozsde_order_phase_is_setup_and_the_rolloff_is_usual() -> None:

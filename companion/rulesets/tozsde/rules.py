@@ -945,8 +945,11 @@ class Rules(Ruleset):
                 "numbers": ", ".join(map(str, numbers)), "multiplier": self.multipliers[len(numbers)]}, language))
             for numbers in NUMBERS.options
         )
-        label = render("tozsde.choice.bet", {
-            "min_stake": money(stake.lo, cur, language), "max_stake": money(stake.hi, cur, language)}, language)
+        if stake.lo == stake.hi:  # the cash allows one stake only: "500 to 500" says it badly
+            label = render("tozsde.choice.bet_one_stake", {"stake": money(stake.lo, cur, language)}, language)
+        else:
+            label = render("tozsde.choice.bet", {
+                "min_stake": money(stake.lo, cur, language), "max_stake": money(stake.hi, cur, language)}, language)
         return Described(choice, label, Group.CASINO, dialog=Dialog.CASINO, fields={"stake": stakes, "numbers": calls})
 
     # ------------------------------------------------------------------
