@@ -39,6 +39,22 @@ def _play(app: Any, setup: dict[str, Any], actions: int, seed: int) -> None:
         app.session.act(bots.choose(table.game, rng))
 
 
+def play_until(app: Any, setup: dict[str, Any], seed: int, wanted: Callable[[Any], bool], most: int = 3000) -> None:
+    """Start a game and let the bot play until ``wanted(table)`` holds (a dialog's moment)."""
+    from companion import bots
+
+    app.session.new_game(setup)
+    rng = random.Random(seed)
+    table = app.session.table
+    for _ in range(most):
+        if wanted(table):
+            return
+        if table.state.finished:
+            break
+        app.session.act(bots.choose(table.game, rng))  # the draws and shuffles too: the same game every run
+    raise RuntimeError(f"the bot's game from seed {seed} never came to the wanted moment")
+
+
 def _played(app: Any, ruleset: str, **kwargs: Any) -> None:
     """A bot game with one banker's correction on the way (:mod:`ui.demo`), opened in the session."""
     from ui import demo
@@ -89,6 +105,26 @@ def scenes() -> dict[str, Callable[[Any], None]]:
         screen = app.manager.get_screen("table")
         screen.open_dialog(next(d for d in app.session.table.describe(app.lang) if d.choice.type == "set_order"))
 
+    def table_tozsde_casino(app: Any) -> None:  # §7.3: the stake and the called numbers
+        play_until(app, tozsde, 11, lambda t: any(c.type == "bet" for c in t.legal_actions()))
+        app.manager.current = "table"
+        screen = app.manager.get_screen("table")
+        screen.open_dialog(next(d for d in app.session.table.describe(app.lang) if d.dialog == "casino"))
+        from kivy.core.window import Window
+
+        Window.children[0].toggle(3)  # two numbers called: the dialog says what that pays
+        Window.children[0].toggle(5)
+
+    def table_tozsde_debt(app: Any) -> None:  # what is owed, and the ways to cover it
+        play_until(app, tozsde, 13, lambda t: t.view().game.get("debt") is not None)
+        app.manager.current = "table"
+
+    def pin(app: Any) -> None:  # undo past the player's turn asks for the banker's PIN (C4)
+        play_until(app, tozsde, 7, lambda t: t.length > 30 and app.session.undo_needs_pin())
+        app.manager.current = "table"
+        app.settings.set_pin("2468")
+        app.manager.get_screen("table").undo()
+
     def table_boerse(app: Any) -> None:
         _play(app, boerse, 45, 5)
         app.manager.current = "table"
@@ -130,7 +166,9 @@ def scenes() -> dict[str, Callable[[Any], None]]:
     return {
         "start": start, "settings": settings, "new-tozsde": new_tozsde, "new-boerse": new_boerse,
         "new-boerse-options": new_options, "names": names,
-        "table-tozsde": table_tozsde, "table-tozsde-order": table_tozsde_order, "table-boerse": table_boerse,
+        "table-tozsde": table_tozsde, "table-tozsde-order": table_tozsde_order,
+        "table-tozsde-casino": table_tozsde_casino, "table-tozsde-debt": table_tozsde_debt, "pin": pin,
+        "table-boerse": table_boerse,
         "board-tozsde": board_tozsde, "board-boerse": board_boerse,
         "history": history, "correction": correction, "end-tozsde": end_tozsde, "end-boerse": end_boerse,
         "rules-tozsde": rules("tozsde"), "rules-boerse": rules("boerse"),
@@ -165,6 +203,7 @@ def main(argv: list[str] | None = None) -> int:
                 app.session = Session(db)
                 app.session.listen(app._game_changed)
                 app.lang = language
+                app.settings.pin_hash = None  # only the PIN scene sets one
                 app.manager.get_screen("table").ids.panel.board_shown = False
                 Window.size = (width, height)
                 for _ in range(3):

@@ -244,3 +244,59 @@ def test_resume_after_a_new_start_shows_the_table_again(app: Any) -> None:
     app.on_start()
     frames()
     assert app.manager.current == "table" and table(app).game.setup["players"] == ["Anna", "Béla"]
+
+
+def test_the_casino_dialog_says_what_the_call_pays(app: Any) -> None:
+    """§7.3, T9: the dialog shows the engine's own words for the call picked (6, 3 or 2 × the stake)."""
+    from ui.screenshots import play_until
+
+    play_until(app, {"ruleset": "tozsde", "players": ["Anna", "Béla", "Csaba", "Dóra"], "draw_by": "app"}, 11,
+               lambda t: any(c.type == "bet" for c in t.legal_actions()))
+    app.manager.current = "table"
+    frames()
+    tap("act:bet")
+    dialog = top_dialog()
+    assert dialog.hint == "Stake" and not dialog.ready
+    tap("casino:number:3")
+    assert dialog.hint == "3 — 6 × the stake" and dialog.ready
+    tap("casino:number:5")
+    assert dialog.hint == "3, 5 — 3 × the stake"
+    tap("casino:number:3")
+    tap("casino:number:5")
+    assert dialog.hint == "Stake" and not dialog.ready
+    tap("casino:number:1")
+    tap("dialog:ok")
+    bet = table(app).actions(-1)[0]
+    assert bet["type"] == "bet" and bet["numbers"] == [1]
+
+
+def test_what_is_owed_names_only_the_ways_the_rules_allow(app: Any) -> None:
+    """Tőzsde has no credit (§8, note): a debt is covered by selling; Die Börse may also borrow (B5)."""
+    from ui.screenshots import play_until
+
+    owed = lambda t: t.view().game.get("debt") is not None  # noqa: E731
+    play_until(app, {"ruleset": "tozsde", "players": ["Anna", "Béla", "Csaba", "Dóra"], "draw_by": "app"}, 13, owed)
+    app.manager.current = "table"
+    frames()
+    said = app.manager.get_screen("table").said_text
+    assert "owes" in said and "sell shares to cover it" in said and "borrow" not in said
+    assert not any(i.startswith("act:borrow") for i in visible_ids())
+    play_until(app, {"ruleset": "boerse", "players": ["Anna", "Bernd", "Clara"]}, 3, owed)
+    frames()
+    said = app.manager.get_screen("table").said_text
+    assert "owes" in said and "sell shares or borrow" in said
+    assert any(i.startswith("act:borrow") for i in visible_ids())
+
+
+def test_new_choices_show_the_action_list_from_its_top(app: Any) -> None:
+    """A list scrolled down for one choice comes back to its top, the usual choice first, when the choices change."""
+    t = new_game_dealt(app, {"ruleset": "boerse", "players": ["Anna", "Bernd"]})
+    scroller = find("act:borrow").parent.parent
+    assert scroller.children[0].height > scroller.height  # more choices than room: the list scrolls
+    scroller.scroll_y = 0  # a finger scrolled down to the credit
+    app.redraw()  # the same choices drawn again (a language switch, a resize): the list stays where it was
+    frames()
+    assert scroller.scroll_y == 0
+    app.session.act({"type": "buy", "player": 0, "company": "Stahl", "count": 1})
+    frames()
+    assert t.state.players[0].shares == {"Stahl": 1} and scroller.scroll_y == 1

@@ -76,6 +76,7 @@ class TableScreen(Screen):
         self._cells: list[Label] = []
         self._buttons: list[BigButton] = []
         self._spare: list[BigButton] = []
+        self._shown_actions: tuple[str, ...] = ()
 
     def on_pre_enter(self, *_: Any) -> None:
         self.refresh()
@@ -107,8 +108,9 @@ class TableScreen(Screen):
         self._draw_players(view, colours)
         self._draw_market(view)
         self.ids.panel.show(view, colours)  # the board view (ui/board.py)
-        self._draw_said(view)
-        self._draw_actions(table)
+        described = table.describe(a.lang) if table.writable else []
+        self._draw_said(view, described)
+        self._draw_actions(table, described)
         self._maybe_deal(table, view)
 
     def _last_roll(self, table: Any) -> int | None:
@@ -175,13 +177,16 @@ class TableScreen(Screen):
         cell.bind(width=_wrap_to_width)
         return cell
 
-    def _draw_said(self, view: dict[str, Any]) -> None:
+    def _draw_said(self, view: dict[str, Any], described: list[Described]) -> None:
         a = app()
         debt = view.get("debt")
         said = a.said
         if debt is not None:
             debtor = view["players"][debt["debtor"]]["name"]
-            owed = a.t(a.lang, "ui.table.owed", player=debtor, amount=a.money(debt["total"]))
+            # how it can be covered, as the legal choices say: Tőzsde has no credit (§8, note)
+            can_borrow = any(d.group == Group.CREDIT for d in described)
+            key = "ui.table.owed" if can_borrow else "ui.table.owed_sell"
+            owed = a.t(a.lang, key, player=debtor, amount=a.money(debt["total"]))
             said = f"{said}\n{owed}" if said else owed
             self.said_colour = list(theme.SELECTED)
         else:
@@ -190,10 +195,9 @@ class TableScreen(Screen):
             self.said_colour = list((1, 0.55, 0.55, 1) if refused else theme.TEXT)
         self.said_text = theme.printable(said)
 
-    def _draw_actions(self, table: Any) -> None:
+    def _draw_actions(self, table: Any, described: list[Described]) -> None:
         a = app()
-        described = table.describe(a.lang) if table.writable else []
-        described.sort(key=lambda d: (not d.usual, ORDER.get(d.group, 9)))
+        described = sorted(described, key=lambda d: (not d.usual, ORDER.get(d.group, 9)))
         unit = a.unit
         height = unit * theme.TARGET
         wanted: list[dict[str, Any]] = []
@@ -228,6 +232,10 @@ class TableScreen(Screen):
             else:
                 amount = f" — {a.money(d.amount)}" if d.amount is not None else ""
                 add(tap_name(d), d.label + amount, partial(self.choose, d, None), colour)
+        shown = tuple(spec["tap_id"] for spec in wanted)
+        if shown != self._shown_actions:  # other choices now: the list from its top, the usual one first
+            self._shown_actions = shown
+            self.ids.actions.parent.scroll_y = 1
         # the buttons already there take the new texts: making widgets is what costs a frame
         for button, spec in zip(reuse(self.ids.actions, self._buttons, len(wanted), self._button, self._spare), wanted):
             width = spec.pop("width")
@@ -390,9 +398,10 @@ class CasinoDialog(ChoiceView):
         stakes = d.fields.get("stake", ())
         self.stake = Stepper(tap_id="casino:stake", values=[o.value for o in stakes], labels=[o.label for o in stakes])
         self.allowed = [sorted(o.value) for o in d.fields.get("numbers", ())]
+        self.calls = {tuple(sorted(o.value)): o.label for o in d.fields.get("numbers", ())}  # what each call pays
         self.most = max((len(v) for v in self.allowed), default=3)
         self.numbers: list[int] = []
-        self.hint = a.t(a.lang, "ui.table.stake")
+        self.stake_hint = self.hint = a.t(a.lang, "ui.table.stake")
         holder = self.ids.rows
         holder.cols = 6
         self.number_buttons: dict[int, BigButton] = {}
@@ -413,6 +422,7 @@ class CasinoDialog(ChoiceView):
         for m, button in self.number_buttons.items():
             button.colour = list(theme.SELECTED if m in self.numbers else theme.BUTTON)
         self.ready = sorted(self.numbers) in self.allowed
+        self.hint = self.calls.get(tuple(sorted(self.numbers)), self.stake_hint)  # "1, 5 — 3 × the stake"
 
     def confirm(self) -> None:
         self.dismiss()
