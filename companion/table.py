@@ -24,6 +24,7 @@ True
 from __future__ import annotations
 
 import json
+import logging
 import os
 import queue
 import random
@@ -40,6 +41,8 @@ from companion.game import Game
 from companion.history import History, replay
 from companion.journal import Entry, Head, Journal, JournalDamaged, JournalError, JournalMoved, default_path
 from companion.state import State
+
+log = logging.getLogger("companion.table")
 
 T = TypeVar("T")
 
@@ -432,8 +435,13 @@ class Table:
         return action
 
     def _tell(self, outcome: Outcome) -> Outcome:
+        """Tell every subscriber. One that fails is logged and the others are still told: what was
+        saved stays saved, and the outcome says what happened to the game, not to a screen."""
         for subscriber in list(self._subscribers):
-            subscriber(outcome)
+            try:
+                subscriber(outcome)
+            except Exception:
+                log.exception("a subscriber of game %s failed on %s", self.game_id, outcome.action)
         return outcome
 
     # -- inputs from other threads ---------------------------------------------
@@ -487,7 +495,7 @@ class Table:
                     outcome = self.deal_chance(source) or Outcome(False, rejection=Rejection("nothing_to_deal"), source=source)
                 else:
                     outcome = self.submit(payload, source)
-            except BaseException as error:  # e.g. a failing subscriber: the waiting thread must still hear
+            except BaseException as error:  # whatever escapes (an unforeseen fault): the waiting thread must still hear
                 future.set_exception(error)
                 raise
             future.set_result(outcome)

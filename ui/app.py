@@ -141,6 +141,9 @@ class CompanionApp(App):
 
         self.service = ServiceNotifier()
         self.service.start()
+        from ui import errors
+
+        self.faults = errors.install(self)  # a fault in the screen's code is a sentence, not the app's end
         return self.manager
 
     def on_start(self) -> None:
@@ -231,8 +234,13 @@ class CompanionApp(App):
             redraw()
 
     def _game_changed(self) -> None:
-        self._say()
-        self.redraw()
+        try:
+            self._say()
+            self.redraw()
+        except Exception as error:  # what changed is saved already: say that the screen failed to show it
+            from ui import errors
+
+            errors.report(self, error)
         table = self.session.table
         finished = table is not None and table.state.finished
         if table is not None and finished and not self._finished and getattr(self, "manager", None) is not None \
