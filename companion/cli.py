@@ -18,6 +18,7 @@ from typing import Any, NoReturn, Sequence
 
 from companion import backup, bots, console, log, registry
 from companion.actions import Rejection
+from companion.correction import Reason
 from companion.game import Game
 from companion.journal import Journal, JournalError, default_path
 from companion.messages import LANGUAGES
@@ -193,7 +194,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--player", type=_bounded(0, 99), required=True, metavar="SEAT", help="0-based seat, as in actions")
     p.add_argument("--cash", type=_bounded(-10**12, 10**12), metavar="AMOUNT", help="the cash the player should have")
     p.add_argument("--shares", action="append", default=[], metavar="COMPANY=COUNT", help="a holding the player should have")
-    p.add_argument("--reason", required=True, help="why, in one line (it goes into the log)")
+    p.add_argument("--reason", required=True, help=(
+        "why: one of " + ", ".join(Reason) + " (the log says it in the reader's language), "
+        "or one line of text (the log shows it as written)"))
     p.add_argument("--json", action="store_true", help=JSON_HELP)
     p.set_defaults(run=cmd_correct)
 

@@ -9,11 +9,17 @@ The correction carries a reason, is journaled like any action (so replay
 makes it again, C2) and shows in the log as a correction. The screen asks for
 the banker's PIN first; the engine records the reason.
 
+The reason is one of the usual mistakes (:class:`Reason`), stored as its code
+and said in the reader's language, or any line of text (the command line),
+said as written.
+
 >>> from companion.game import Game
 >>> game = Game({"ruleset": "boerse", "players": ["Anna", "Bernd"], "options": {"deck": "real"}})
 >>> action = correction(0, cash=900, shares={"Stahl": 1}, reason="rent paid twice")
 >>> [e.text() for e in game.apply(action)]
 ['Correction by the banker for Anna: cash 700 → 900 DM (rent paid twice).', 'Correction by the banker for Anna: Stahl 0 → 1 shares (rent paid twice).']
+>>> [e.text("de") for e in game.apply(correction(1, cash=800, reason=Reason.PAID_TWICE))]
+['Korrektur durch den Bankhalter für Bernd: Bargeld 700 → 800 DM (doppelt gezahlt).']
 >>> check(game.state, correction(1, cash=-5, reason="typo")).message("de")
 'Bargeld kann nicht unter null gesetzt werden (-5).'
 """
@@ -22,12 +28,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Any
 
 from companion.actions import Action, Rejection, is_whole_number
 from companion.events import Event
 from companion.ledger import move_shares, transfer
-from companion.messages import has
+from companion.messages import has, phrase, render
 from companion.state import BANK, State
 
 CORRECTION = "correction"
@@ -37,13 +44,46 @@ MAX_REASON = 200
 """A reason is one line for the log."""
 
 
+class Reason(StrEnum):
+    """The usual mistakes at the table: a correction's reason stored as its code, said in
+    the reader's language (``correction.reason.<code>`` in the core catalogue).
+
+    >>> [reason_text(r, "hu") for r in Reason]
+    ['rosszul számolva', 'kétszer fizetve', 'rossz játékos', 'kézzel átadva']
+    """
+
+    MISCOUNTED = "miscounted"
+    PAID_TWICE = "paid_twice"
+    WRONG_PLAYER = "wrong_player"
+    BY_HAND = "by_hand"
+
+
+_CODES = frozenset(Reason)
+
+
+def _said(reason: str) -> str | dict[str, Any]:
+    """A reason as an event's parameter: a code as a phrase (said in the language of the line), other text as is."""
+    return phrase(f"correction.reason.{reason}") if reason in _CODES else reason
+
+
+def reason_text(reason: str, language: str) -> str:
+    """A correction's reason as the log says it: a code of :class:`Reason` in ``language``, any other text as written.
+
+    >>> reason_text("paid_twice", "de"), reason_text("Miete doppelt", "en"), reason_text("rent_twice", "de")
+    ('doppelt gezahlt', 'Miete doppelt', 'rent_twice')
+    """
+    return render(f"correction.reason.{reason}", None, language) if reason in _CODES else reason
+
+
 def correction(player: int, *, cash: int | None = None, shares: Mapping[str, int] | None = None, reason: str) -> Action:
     """The action that sets ``player``'s cash and/or holdings (company → count) to the values given.
 
-    >>> correction(1, cash=1500, reason="miscounted")
+    ``reason`` is a :class:`Reason` (stored as its code) or a line of text.
+
+    >>> correction(1, cash=1500, reason=Reason.MISCOUNTED)
     {'type': 'correction', 'player': 1, 'reason': 'miscounted', 'cash': 1500}
     """
-    action: Action = {"type": CORRECTION, "player": player, "reason": reason}
+    action: Action = {"type": CORRECTION, "player": player, "reason": str(reason)}
     if cash is not None:
         action["cash"] = cash
     if shares:
@@ -147,7 +187,7 @@ def apply(state: State, action: Mapping[str, Any], currency: str, ruleset: str) 
         shares_key = "correction.shares"
     seat: int = action["player"]
     player = state.players[seat]
-    reason = action["reason"]
+    reason = _said(action["reason"])
     events = []
     cash = action.get("cash")
     if cash is not None and cash != player.cash:

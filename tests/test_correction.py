@@ -10,7 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from companion import bots
-from companion.correction import correction
+from companion import log
+from companion.correction import Reason, correction, reason_text
 from companion.game import Game, replay
 from companion.messages import LANGUAGES
 from companion.table import Table
@@ -129,6 +130,69 @@ def test_the_log_line_says_it_was_a_correction_with_its_reason() -> None:
     assert events[1].text("de") == "Korrektur durch den Bankhalter für Béla: Firma 7, 0 → 2 Aktien (rent paid twice)."
     assert game.state.bank_shares["7"] == 3
 
+
+
+SAID = {
+    "en": "Correction by the banker for Béla: cash 2,000 → 2,500 Rubin ({}).",
+    "hu": "A bankár javítása (Béla): készpénz 2\u00a0000 → 2\u00a0500 Rubin ({}).",
+    "de": "Korrektur durch den Bankhalter für Béla: Bargeld 2.000 → 2.500 Rubin ({}).",
+}
+
+
+def logged(tmp_path, reason: str) -> tuple[str, dict[str, str]]:
+    """A correction with ``reason`` journaled, the journal opened again: the reason stored, and the log line in each language."""
+    path = tmp_path / "games.db"
+    table = Table.new(TOZSDE, path)
+    assert table.correct(1, cash=2500, reason=reason).accepted
+    table.close()
+    reopened = Table.open(path)
+    line = reopened.journal.actions(reopened.game_id)
+    reopened.close()
+    (entry,) = log.replay(TOZSDE, line)
+    return line[0]["reason"], {language: entry.text(language) for language in LANGUAGES}
+
+
+def test_a_standard_reason_is_stored_as_its_code_and_said_in_the_readers_language(tmp_path) -> None:
+    """A correction made on a German screen reads in Hungarian in a Hungarian log: the journal holds the code."""
+    stored, texts = logged(tmp_path, Reason.PAID_TWICE)
+    assert stored == "paid_twice" and type(stored) is str
+    assert texts == {
+        "en": SAID["en"].format("paid twice"),
+        "hu": SAID["hu"].format("kétszer fizetve"),
+        "de": SAID["de"].format("doppelt gezahlt"),
+    }
+
+
+@pytest.mark.parametrize("reason", [
+    "rent paid twice",  # free text, as the command line writes it
+    "Doppelt gezahlt",  # an older journal: the dialog wrote the reason in the screen's language
+    "rent_twice",  # looks like a code, is none: free text
+    "Paid_Twice",
+    "paid_twice ",
+])
+def test_any_other_reason_is_shown_as_written_in_every_language(tmp_path, reason: str) -> None:
+    stored, texts = logged(tmp_path, reason)
+    assert stored == reason
+    assert texts == {language: SAID[language].format(reason) for language in LANGUAGES}
+
+
+def test_every_standard_reason_has_its_own_text_in_each_language() -> None:
+    said = {language: [reason_text(r, language) for r in Reason] for language in LANGUAGES}
+    for language, texts in said.items():
+        assert len(set(texts)) == len(Reason) and not any("correction." in t or "_" in t for t in texts), texts
+        if language != "en":
+            assert not set(texts) & set(said["en"]), texts
+
+
+def test_the_command_line_takes_a_standard_reason_by_its_code(tmp_path, capsys) -> None:
+    from companion import cli
+
+    db = str(tmp_path / "games.db")
+    assert cli.main(["--db", db, "new", "--ruleset", "tozsde", "--players", "Anna", "Béla"]) == 0
+    assert cli.main(["--db", db, "--lang", "de", "correct", "--player", "1", "--cash", "2500", "--reason", "by_hand"]) == 0
+    capsys.readouterr()
+    assert cli.main(["--db", db, "--lang", "hu", "log"]) == 0
+    assert "1. " + SAID["hu"].format("kézzel átadva") in capsys.readouterr().out
 
 REFUSALS = [
     ("negative cash", dict(cash=-1), "correction.negative_cash",
