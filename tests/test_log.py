@@ -18,4 +18,5 @@ def test_a_whole_game_reads_in_every_language_without_the_deck_order() -> None:
         assert all(texts)
         assert not any(card in text for text in texts for card in shuffle["order"][:5])
     assert [line.number for line in lines if line.correction] == [16]
-    assert lines[15].player is None and "rent paid twice" in lines[15].text("de")
+    assert lines[15].player is None and game.actions[15]["reason"] == "paid_twice"
+    assert "(doppelt gezahlt)." in lines[15].text("de") and "(kétszer fizetve)." in lines[15].text("hu")

@@ -4,8 +4,9 @@ The limits come from :func:`companion.correction.limits` (what the bank can
 pay, what the exchange holds), so the steppers never offer a value the
 engine would refuse; the engine still checks, and a refusal is said in the
 dialog. The PIN is asked before the dialog opens (:func:`ui.banker.with_pin`).
-No keyboard: the reason is one of :data:`REASONS`, written into the
-journal in the screen's language.
+No keyboard: the reason is one of the engine's usual mistakes
+(:class:`companion.correction.Reason`), journaled as its code, so the log
+says it in the language of whoever reads it.
 """
 
 from __future__ import annotations
@@ -18,12 +19,9 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
 from kivy.uix.modalview import ModalView
 
-from companion.correction import Limits, limits
+from companion.correction import Limits, Reason, limits, reason_text
 from ui import theme
 from ui.widgets import BigButton, Stepper
-
-REASONS = ("miscounted", "paid_twice", "wrong_player", "by_hand")
-"""The reasons offered (``ui.reason.<name>``), the usual mistakes at the table."""
 
 CASH_STEPS = (1000, 100, 10)
 
@@ -75,9 +73,10 @@ class CorrectionView(ModalView):
             row.add_widget(button)
         reasons = self.ids.reasons
         reasons.clear_widgets()
-        for name in REASONS:
-            button = BigButton(text=a.t(a.lang, f"ui.reason.{name}"), tap_id=f"correct:reason:{name}")
-            button.bind(on_release=lambda _b, n=name: self.pick_reason(n))
+        for code in Reason:
+            said = reason_text(code, a.lang)
+            button = BigButton(text=said[:1].upper() + said[1:], tap_id=f"correct:reason:{code}")
+            button.bind(on_release=lambda _b, c=code: self.pick_reason(c))
             reasons.add_widget(button)
         self.pick_player(next(iter(self._limits)))
 
@@ -120,10 +119,10 @@ class CorrectionView(ModalView):
         self.ids.cash.shown = app().money(int(self.ids.cash.value))
         self._check_changed()
 
-    def pick_reason(self, name: str) -> None:
-        self.reason = name
+    def pick_reason(self, code: str) -> None:
+        self.reason = code
         for button in self.ids.reasons.children:
-            button.colour = list(theme.PRIMARY if button.tap_id == f"correct:reason:{name}" else theme.BUTTON)
+            button.colour = list(theme.PRIMARY if button.tap_id == f"correct:reason:{code}" else theme.BUTTON)
 
     def _wanted(self) -> tuple[int | None, dict[str, int]]:
         lim = self._limits.get(int(self.player))
@@ -143,8 +142,7 @@ class CorrectionView(ModalView):
             self.problem = a.t(a.lang, "ui.correction.pick_reason")
             return
         cash, shares = self._wanted()
-        outcome = a.session.correct(int(self.player), cash=cash, shares=shares,
-                                    reason=a.t(a.lang, f"ui.reason.{self.reason}"))
+        outcome = a.session.correct(int(self.player), cash=cash, shares=shares, reason=self.reason)
         if outcome is None or not outcome.accepted:
             self.problem = a.session.said(a.lang)
             return

@@ -21,7 +21,7 @@ import random
 from typing import Any
 
 from companion import bots
-from companion.correction import check, correction
+from companion.correction import Reason, check, correction
 from companion.game import Game
 from companion.journal import EXPORT_FORMAT, EXPORT_VERSION, Journal
 
@@ -36,14 +36,14 @@ def setup(ruleset: str, players: int = 3) -> dict[str, Any]:
 def play(ruleset: str, *, seed: int = 1, players: int = 3, stop_at: int | None = None,
          correction_at: int | None = None) -> Game:
     """A bot game (to the end, or ``stop_at`` actions); at ``correction_at`` the banker gives the
-    current player 200 more (or takes 200) with a reason."""
+    current player 200 more (or takes 200): paid twice."""
     rng = random.Random(seed)
     game = Game(setup(ruleset, players))
     while not game.state.finished and (stop_at is None or len(game.actions) < stop_at):
         if correction_at is not None and len(game.actions) == correction_at:
             seat = game.state.current if game.state.current is not None else 0
             cash = game.state.players[seat].cash
-            fix = correction(seat, cash=cash + 200 if cash < 200 else cash - 200, reason="rent paid twice")
+            fix = correction(seat, cash=cash + 200 if cash < 200 else cash - 200, reason=Reason.PAID_TWICE)
             if check(game.state, fix, game.rules.currency) is None:
                 game.apply_trusted(fix)
                 continue

@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from companion.correction import Reason
 from companion.rulebook import rulebook
 from tests.ui.conftest import frames
 from tests.ui.support import find, tap, visible_ids
@@ -93,9 +94,11 @@ def test_undo_past_the_current_players_turn_asks_for_the_pin(app: Any) -> None:
 
 
 def test_the_correction_asks_for_the_pin_and_shows_in_the_history(app: Any) -> None:
+    """Made on a German screen, the correction stores the reason's code; the history says it in Hungarian after a switch."""
     open_game(app, "boerse", stop_at=12)
     table = app.session.table
     app.settings.set_pin(PIN)
+    app.set_language("de")
     show(app, "history")
     before = table.state.players[1].cash
     tap("history:correct")
@@ -106,6 +109,8 @@ def test_the_correction_asks_for_the_pin_and_shows_in_the_history(app: Any) -> N
     tap("history:correct")
     enter_pin(PIN)
     assert gone("pad:ok")
+    assert [find(f"correct:reason:{r}").text for r in Reason] == [
+        "Verzählt", "Doppelt gezahlt", "Falscher Spieler", "Von Hand übergeben"]
     tap("correct:player:1")
     tap("correct:cash:+100")
     tap("correct:cash:+100")
@@ -114,11 +119,20 @@ def test_the_correction_asks_for_the_pin_and_shows_in_the_history(app: Any) -> N
     tap("correct:reason:paid_twice")
     tap("correct:apply")
     assert table.state.players[1].cash == before + 200
-    assert table.actions(-1)[0]["type"] == "correction"
+    action = table.actions(-1)[0]
+    assert action["type"] == "correction" and action["reason"] == "paid_twice"
     assert gone("correct:apply")
     newest = log_texts()[0]
-    assert newest.startswith("Correction:") and "Paid twice" in newest and "Bernd" in newest
+    assert newest.startswith("Korrektur:") and "(doppelt gezahlt)" in newest and "Bernd" in newest
     assert table.series().corrections == [table.length]
+    tap("history:back")
+    tap("table:menu")
+    tap("lang:hu")
+    tap("start:resume")
+    tap("table:history")
+    assert app.manager.current == "history"
+    newest = log_texts()[0]
+    assert newest.startswith("Javítás:") and "(kétszer fizetve)" in newest and "gezahlt" not in newest
 
 
 def test_the_end_of_the_game_shows_the_ranking_and_the_charts(app: Any) -> None:
