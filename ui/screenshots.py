@@ -138,7 +138,7 @@ def scenes() -> dict[str, Callable[[Any], None]]:
         app.manager.get_screen("table").ids.panel.board_shown = True
 
     def history(app: Any) -> None:
-        _played(app, "tozsde", seed=2, players=4, stop_at=60, correction_at=30)
+        _played(app, "tozsde", seed=2, players=4, stop_at=60, correction_at=56)
         app.manager.current = "history"
 
     def correction(app: Any) -> None:
