@@ -17,7 +17,8 @@ from companion import catalogue as cat
 from companion import messages
 from companion.game import Game
 from companion.messages import LANGUAGES, money, number, phrase, render
-from tests.catalogue_support import ROOT, catalogue, domains, fields, forms, messages as po_messages
+from tests.catalogue_support import (ROOT, catalogue, domains, fields, forms, messages as po_messages, third_game,
+                                     untranslated)
 
 DOMAINS = sorted(domains())
 TRANSLATED = [language for language in LANGUAGES if language != "en"]
@@ -34,14 +35,11 @@ def test_every_package_with_texts_has_one_domain_in_each_language():
 @pytest.mark.parametrize("domain", DOMAINS)
 @pytest.mark.parametrize("language", TRANSLATED)
 def test_every_message_is_translated(domain, language):
-    """A message missing, empty or fuzzy in Hungarian or German fails here, by name."""
+    """A message missing, empty or fuzzy in Hungarian or German fails here, by name (the rule books' texts too:
+    they are in each ruleset's domain)."""
     english, own = po_messages(domain, "en"), po_messages(domain, language)
     assert english
-    missing = sorted(set(english) - set(own))
-    empty = sorted(k for k, m in own.items() if not all(forms(m)))
-    fuzzy = sorted(k for k, m in own.items() if m.fuzzy)
-    extra = sorted(set(own) - set(english))
-    assert (missing, empty, fuzzy, extra) == ([], [], [], []), f"{domain} {language}: missing, empty, fuzzy, unknown"
+    assert untranslated(english, own) == {"missing": [], "empty": [], "fuzzy": [], "unknown": []}, f"{domain} {language}"
     for key, message in english.items():
         assert all(forms(message)) and not message.fuzzy, (domain, key)
         assert isinstance(message.id, str) == isinstance(own[key].id, str), f"{key}: plural in one language only"
@@ -255,22 +253,7 @@ def test_the_build_step_compiles_each_catalogue_beside_its_po(tmp_path):
 # -- a third game ------------------------------------------------------------------------------
 def test_a_third_game_may_bring_its_own_po(tmp_path, monkeypatch):
     """A ruleset folder with ``locale/…/<name>.po`` gets its own domain, with no edit of the core."""
-    sys.path.insert(0, str(ROOT / "tools"))
-    try:
-        import json_to_po
-    finally:
-        sys.path.remove(str(ROOT / "tools"))
-    game = tmp_path / "coingame"
-    shutil.copytree(ROOT / "tests" / "thirdgame", game)
-    (game / "ruleset.json").write_text(json.dumps({**json.loads((game / "ruleset.json").read_text()),
-                                                   "currency": "coins"}))
-    json_to_po.merge(game, "coingame", "coins", json.loads((game / "messages.json").read_text(encoding="utf-8")))
-    (game / "messages.json").unlink()
-    monkeypatch.syspath_prepend(str(tmp_path))
-    monkeypatch.setenv("COMPANION_CACHE", str(tmp_path / "cache"))
-    monkeypatch.setattr(messages, "_domains", list(messages._domains))
-    monkeypatch.setattr(messages, "_packages", set(messages._packages))
-    monkeypatch.setattr(messages, "_where", {})
+    third_game(tmp_path, monkeypatch)
     messages.register_package("coingame", "coins")
     won = {"player": "Anna", "value": 4, "amount": 1100}
     assert render("coin_won", won) == "Anna rolled 4 and won 1,100."
