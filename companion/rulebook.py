@@ -1,18 +1,24 @@
 """What each ruleset's rules are, for people: every field kind and rule with its § or ruling.
 
-Each ruleset ships ``rulebook.json`` beside ``ruleset.json``: entries of a
-kind (a field of the board or track, a rule, an option), a short title and
-sentence in every language, the § of the rule book or the ruling of
-``RULINGS.md`` it comes from, and whether it is a house default (decided
-here, where the source is silent). The screen's rules page and any other
-front end read this index; the ruleset, not the screen, says what its rules are.
+Each ruleset ships ``rulebook.json`` beside ``ruleset.json`` with the
+structure of its rule book: entries of a kind (a field of the board or
+track, a rule, an option) in the order shown, each with the § of the rule
+book or the ruling of ``RULINGS.md`` it comes from, and whether it is a
+house default (decided here, where the source is silent). The texts are
+in the ruleset's own gettext catalogue, found through its folder like all
+its messages: a short title ``<ruleset>.rulebook.<key>.title`` and a
+sentence ``<ruleset>.rulebook.<key>.text``, where ``{currency}`` stands
+for the ruleset's currency. The screen's rules page and any other front
+end read this index; the ruleset, not the screen, says what its rules are.
 
 >>> book = rulebook("tozsde")
 >>> casino = next(e for e in book if e.key == "casino")
 >>> casino.kind, casino.cite, casino.house_default
 (<EntryKind.FIELD: 'field'>, '§7.3 · T9', False)
->>> casino.title_in("de")
-'Kasino'
+>>> casino.title_in("de"), casino.title_key
+('Kasino', 'tozsde.rulebook.casino.title')
+>>> next(e for e in book if e.key == "premium").text_in("hu")
+'A Tőzsde minden birtokolt részvény után 100 Rubint fizet.'
 >>> [e.key for e in rulebook("boerse") if e.house_default][:3]
 ['interest_percent', 'dividend_table', 'packages']
 """
@@ -24,7 +30,7 @@ from enum import StrEnum
 from typing import Any
 
 from companion import registry
-from companion.messages import LANGUAGES
+from companion.messages import LANGUAGES, has, register_package, render
 
 
 class EntryKind(StrEnum):
@@ -33,6 +39,10 @@ class EntryKind(StrEnum):
     RULE = "rule"
     OPTION = "option"
     """A rule a group may set before a game (a house option of RULINGS)."""
+
+
+FIELDS = ("kind", "key", "cite", "house_default")
+"""What an entry of ``rulebook.json`` holds; its texts are in the catalogue."""
 
 
 @dataclass(frozen=True)
@@ -44,37 +54,63 @@ class Entry:
     """The § of the rule book and/or the rulings (``§7.3 · T9``)."""
     house_default: bool
     """Decided by the project where the source is silent; a group may set its own."""
-    title: dict[str, str]
-    text: dict[str, str]
+    ruleset: str
+    """The ruleset's name, which begins the message keys of the texts."""
+    currency: str = ""
+
+    @property
+    def title_key(self) -> str:
+        return f"{self.ruleset}.rulebook.{self.key}.title"
+
+    @property
+    def text_key(self) -> str:
+        return f"{self.ruleset}.rulebook.{self.key}.text"
 
     def title_in(self, language: str) -> str:
-        return self.title.get(language) or self.title["en"]
+        return render(self.title_key, {"currency": self.currency}, language)
 
     def text_in(self, language: str) -> str:
-        return self.text.get(language) or self.text["en"]
+        return render(self.text_key, {"currency": self.currency}, language)
 
 
-def entry(raw: Any) -> Entry:
+def entry(raw: Any, ruleset: str, currency: str = "") -> Entry:
     """One entry of ``rulebook.json``; a ValueError names what is wrong with it."""
     if not isinstance(raw, dict):
         raise ValueError(f"a rulebook entry must be an object, not {raw!r}")
+    unknown = sorted(set(raw) - set(FIELDS))
+    if unknown:
+        raise ValueError(f"rulebook entry {raw.get('key')!r}: unknown {', '.join(unknown)} "
+                         f"(the texts belong in the ruleset's catalogue, {ruleset}.rulebook.<key>.title and .text)")
     try:
         kind = EntryKind(raw["kind"])
         key, cite, house = raw["key"], raw["cite"], raw["house_default"]
-        title, text = raw["title"], raw["text"]
     except (KeyError, ValueError) as error:
         raise ValueError(f"rulebook entry {raw.get('key')!r}: {error}") from None
-    if not (isinstance(key, str) and isinstance(cite, str) and cite and isinstance(house, bool)):
+    if not (isinstance(key, str) and key and isinstance(cite, str) and cite and isinstance(house, bool)):
         raise ValueError(f"rulebook entry {key!r}: key and cite are text, house_default true or false")
-    for name, texts in (("title", title), ("text", text)):
-        if not isinstance(texts, dict) or any(not isinstance(texts.get(lang), str) or not texts[lang] for lang in LANGUAGES):
-            raise ValueError(f"rulebook entry {key!r}: {name} needs a text in each of {', '.join(LANGUAGES)}")
-    return Entry(kind, key, cite, house, dict(title), dict(text))
+    return Entry(kind, key, cite, house, ruleset, currency)
 
 
 def rulebook(ruleset: str) -> list[Entry]:
     """The entries of ``ruleset``'s ``rulebook.json``: fields first, then rules, then options, as written."""
-    raw = registry.ruleset_class(ruleset).read_json("rulebook.json")
-    entries = [entry(item) for item in raw.get("entries", [])]
+    rules = registry.ruleset_class(ruleset)
+    register_package(rules.package, rules.currency)
+    raw = rules.read_json("rulebook.json")
+    entries = [entry(item, rules.name, rules.currency) for item in raw.get("entries", [])]
+    seen: set[str] = set()
+    for e in entries:
+        if e.key in seen:
+            raise ValueError(f"rulebook entry {e.key!r} is there twice")
+        seen.add(e.key)
     order = list(EntryKind)
     return sorted(entries, key=lambda e: order.index(e.kind))
+
+
+def missing_texts(ruleset: str) -> list[tuple[str, str]]:
+    """Each rule-book text the catalogues lack, as ``(key, language)``; empty when every entry is complete.
+
+    >>> missing_texts("tozsde"), missing_texts("boerse")
+    ([], [])
+    """
+    return [(key, language) for e in rulebook(ruleset) for key in (e.title_key, e.text_key)
+            for language in LANGUAGES if not has(key, language)]
