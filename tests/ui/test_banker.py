@@ -123,7 +123,7 @@ def test_the_correction_asks_for_the_pin_and_shows_in_the_history(app: Any) -> N
     assert action["type"] == "correction" and action["reason"] == "paid_twice"
     assert gone("correct:apply")
     newest = log_texts()[0]
-    assert newest.startswith("Korrektur:") and "(doppelt gezahlt)" in newest and "Bernd" in newest
+    assert newest.startswith("Korrektur durch den Bankhalter") and "(doppelt gezahlt)" in newest and "Bernd" in newest
     assert "→" not in newest and " » " in newest  # the font has no arrow (theme.MISSING_GLYPHS)
     assert table.series().corrections == [table.length]
     tap("history:back")
@@ -133,7 +133,7 @@ def test_the_correction_asks_for_the_pin_and_shows_in_the_history(app: Any) -> N
     tap("table:history")
     assert app.manager.current == "history"
     newest = log_texts()[0]
-    assert newest.startswith("Javítás:") and "(kétszer fizetve)" in newest and "gezahlt" not in newest
+    assert newest.startswith("A bankár javítása") and "(kétszer fizetve)" in newest and "gezahlt" not in newest
 
 
 def test_the_end_of_the_game_shows_the_ranking_and_the_charts(app: Any) -> None:

@@ -132,9 +132,7 @@ class HistoryScreen(LiveScreen):
         a = app()
         colour = theme.WARN if entry.correction else (
             colours[entry.player] if entry.player is not None and entry.player < len(colours) else theme.PANEL)
-        text = theme.printable(entry.text(a.lang))
-        if entry.correction:
-            text = f"{a.t(a.lang, 'ui.history.correction')}: {text}"
+        text = theme.printable(entry.text(a.lang))  # a correction says so itself, and its row is marked
         return LogRow(number=str(entry.number), text=text, colour=list(colour), correction=entry.correction)
 
     def more(self) -> None:
