@@ -8,7 +8,9 @@ house default (decided here, where the source is silent). The texts are
 in the ruleset's own gettext catalogue, found through its folder like all
 its messages: a short title ``<ruleset>.rulebook.<key>.title`` and a
 sentence ``<ruleset>.rulebook.<key>.text``, where ``{currency}`` stands
-for the ruleset's currency. The screen's rules page and any other front
+for the ruleset's currency and an entry's ``numbers`` fill its amounts,
+written as each language writes numbers (``{top:number}``: 1,500 /
+1.500 / 1500). The screen's rules page and any other front
 end read this index; the ruleset, not the screen, says what its rules are.
 
 >>> book = rulebook("tozsde")
@@ -41,7 +43,7 @@ class EntryKind(StrEnum):
     """A rule a group may set before a game (a house option of RULINGS)."""
 
 
-FIELDS = ("kind", "key", "cite", "house_default")
+FIELDS = ("kind", "key", "cite", "house_default", "numbers")
 """What an entry of ``rulebook.json`` holds; its texts are in the catalogue."""
 
 
@@ -57,6 +59,8 @@ class Entry:
     ruleset: str
     """The ruleset's name, which begins the message keys of the texts."""
     currency: str = ""
+    numbers: tuple[tuple[str, int], ...] = ()
+    """The amounts its texts name (``{name:number}``), from ``rulebook.json``."""
 
     @property
     def title_key(self) -> str:
@@ -67,10 +71,14 @@ class Entry:
         return f"{self.ruleset}.rulebook.{self.key}.text"
 
     def title_in(self, language: str) -> str:
-        return render(self.title_key, {"currency": self.currency}, language)
+        return render(self.title_key, self._params, language)
 
     def text_in(self, language: str) -> str:
-        return render(self.text_key, {"currency": self.currency}, language)
+        return render(self.text_key, self._params, language)
+
+    @property
+    def _params(self) -> dict[str, Any]:
+        return {"currency": self.currency, **dict(self.numbers)}
 
 
 def entry(raw: Any, ruleset: str, currency: str = "") -> Entry:
@@ -88,7 +96,11 @@ def entry(raw: Any, ruleset: str, currency: str = "") -> Entry:
         raise ValueError(f"rulebook entry {raw.get('key')!r}: {error}") from None
     if not (isinstance(key, str) and key and isinstance(cite, str) and cite and isinstance(house, bool)):
         raise ValueError(f"rulebook entry {key!r}: key and cite are text, house_default true or false")
-    return Entry(kind, key, cite, house, ruleset, currency)
+    numbers = raw.get("numbers", {})
+    if not isinstance(numbers, dict) or not all(
+            isinstance(name, str) and type(value) is int for name, value in numbers.items()):
+        raise ValueError(f"rulebook entry {key!r}: numbers are names with whole numbers, e.g. {{\"top\": 1500}}")
+    return Entry(kind, key, cite, house, ruleset, currency, tuple(sorted(numbers.items())))
 
 
 def rulebook(ruleset: str) -> list[Entry]:

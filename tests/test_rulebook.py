@@ -69,6 +69,26 @@ def test_the_currency_in_a_rule_book_text_is_the_rulesets() -> None:
     assert players.text_in("hu").startswith("2–4 játékos, mindegyik 700 DM-mel;")
 
 
+def test_amounts_in_a_rule_book_text_are_written_as_each_language_writes_numbers() -> None:
+    """B5: credit in steps of 500 up to 2000; T9: a stake of 500 to 1000 — 2,000 / 2.000 / 2 000."""
+    credit = next(e for e in rulebook("boerse") if e.key == "credit")
+    assert credit.text_in("en").startswith("In steps of 500 up to 2,000;")
+    assert credit.text_in("de").startswith("In Schritten von 500 bis 2.000;")
+    assert credit.text_in("hu").startswith("500-as lépésekben 2\u00a0000-ig;")
+    casino = next(e for e in rulebook("tozsde") if e.key == "casino")
+    assert "500–1.000 Rubin" in casino.text_in("de") and "500–1,000 Rubin" in casino.text_in("en")
+    for ruleset in ("tozsde", "boerse"):  # no amount of four digits is left written by hand
+        for e in rulebook(ruleset):
+            for language in LANGUAGES:
+                assert not re.search(r"\d{4}", e.text_in(language)), (ruleset, e.key, language)
+
+
+def test_an_entry_with_numbers_that_are_not_whole_is_refused_by_name() -> None:
+    raw = {"kind": "rule", "key": "x", "cite": "T1", "house_default": False, "numbers": {"top": "1500"}}
+    with pytest.raises(ValueError, match="'x': numbers are names with whole numbers"):
+        entry(raw, "tozsde")
+
+
 def test_an_entry_with_its_texts_inline_or_twice_is_refused_by_name() -> None:
     raw = {"kind": "rule", "key": "x", "cite": "T1", "house_default": False, "title": {"en": "X"}}
     with pytest.raises(ValueError, match=r"'x': unknown title \(the texts belong in the ruleset's catalogue"):
