@@ -256,14 +256,21 @@ class ButtonPanel:
 
     # -- on the owning thread -----------------------------------------------------------
     def refresh(self) -> None:
-        """Read the legal choices again (called by the table after every change); select the usual one."""
+        """Read the legal choices again (called by the table after every change); select the usual one.
+
+        The same choices as before (a refused press, another language): the selection stays where
+        next/previous left it.
+        """
         choices = tuple(self.table.describe(self.language))
-        usual = next((i for i, d in enumerate(choices) if d.usual), 0)
         state = getattr(self.table, "state", None)
         current = getattr(state, "current", None)
-        picture = Picture(choices, usual, current if isinstance(current, int) else None)
         with self._lock:
-            self._picture = picture
+            before = self._picture
+            if [d.choice for d in before.choices] == [d.choice for d in choices]:
+                selected = before.selected
+            else:
+                selected = next((i for i, d in enumerate(choices) if d.usual), 0)
+            picture = self._picture = Picture(choices, selected, current if isinstance(current, int) else None)
         self._tell(picture)
 
     # -- on gpiozero's thread ---------------------------------------------------------

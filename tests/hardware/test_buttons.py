@@ -54,6 +54,21 @@ def panel_for(table: Any, pins: dict[int, Binding], clock: FakeClock | None = No
     return panel
 
 
+def clean_press(panel: ButtonPanel, clock: FakeClock, number: int) -> None:
+    """One press without bounce: down, and up again 0.1 s later."""
+    panel.pin(number).drive_low()
+    clock.advance(0.1)
+    panel.pin(number).drive_high()
+    clock.advance(0.1)
+
+
+def presses_of(panel: ButtonPanel) -> list[Pressed]:
+    """Every press the panel tells of, from now on."""
+    presses: list[Pressed] = []
+    panel.subscribe(lambda e: presses.append(e) if isinstance(e, Pressed) else None)
+    return presses
+
+
 def bouncing_press(pin: Any, clock: FakeClock, rng: random.Random, debounce: float) -> None:
     """One human press: the contacts chatter for a few ms when closing and again when opening."""
     for _ in range(rng.randint(0, 6)):
@@ -109,23 +124,45 @@ def test_a_press_in_the_wrong_phase_is_refused_like_a_tap(tmp_path: Path) -> Non
     table = new_table(tmp_path)
     clock = FakeClock()
     panel = panel_for(table, {17: Binding(A.ROLL), 22: Binding(A.END_TURN)}, clock)
-    presses: list[Pressed] = []
-    panel.subscribe(lambda e: presses.append(e) if isinstance(e, Pressed) else None)
+    presses = presses_of(panel)
     try:
         for face in (6, 2):  # the order of play (§5), without a tie that would call for another roll
             assert table.submit(table.roll_action(face)).accepted
         before, length = table.view(), table.length
         tap = table.virtual_roll("screen-die")  # the company draw is due: no roll now
         for pin in (17, 22):
-            panel.pin(pin).drive_low()
-            clock.advance(0.1)
-            panel.pin(pin).drive_high()
-            clock.advance(0.1)
+            clean_press(panel, clock, pin)
         roll, end = (applied(table, p.outcome) for p in presses if p.outcome is not None)
         assert not tap.accepted and tap.rejection is not None and roll.rejection is not None
         assert roll.rejection.code == tap.rejection.code
         assert not end.accepted
         assert table.view() == before and table.length == length
+    finally:
+        panel.close()
+        table.close()
+
+
+def test_the_selection_stays_while_the_choices_do_and_goes_back_to_the_usual_one_when_they_change(
+    tmp_path: Path,
+) -> None:
+    table = new_table(tmp_path)
+    clock = FakeClock()
+    panel = panel_for(table, {5: Binding(A.CONFIRM), 6: Binding(A.NEXT)}, clock)
+    presses = presses_of(panel)
+
+    try:
+        clean_press(panel, clock, 6)
+        assert panel.picture.choice is not None and panel.picture.choice.choice.type == "set_order"
+        clean_press(panel, clock, 5)  # the order by hand (T12) needs the screen: refused, nothing changes
+        assert presses[-1].said is not None and presses[-1].said.key == "buttons.needs_screen"
+        panel.refresh()  # as the app does after saying the refusal
+        assert panel.picture.choice is not None and panel.picture.choice.choice.type == "set_order"
+        panel.language = "de"
+        panel.refresh()  # the same choices in another language
+        assert panel.picture.choice is not None and panel.picture.choice.choice.type == "set_order"
+        applied(table, table.enqueue({"type": "roll", "player": 0, "value": 3}, "screen"))  # the table subscribed
+        assert panel.picture.choice is not None and panel.picture.choice.usual
+        assert panel.picture.choice.choice.type == "roll" and panel.picture.choice.choice.player == 1
     finally:
         panel.close()
         table.close()
@@ -144,30 +181,24 @@ def test_confirm_takes_the_usual_choice_next_and_previous_move_the_selection(
     presses: list[Pressed] = []
     panel.subscribe(lambda e: (presses if isinstance(e, Pressed) else pictures).append(e))  # type: ignore[arg-type]
 
-    def press(number: int) -> None:
-        panel.pin(number).drive_low()
-        clock.advance(0.1)
-        panel.pin(number).drive_high()
-        clock.advance(0.1)
-
     try:
         first = panel.picture
         assert first.choice is not None and first.choice.usual and first.choice.choice.type == "roll"
-        press(6)
+        clean_press(panel, clock, 6)
         assert panel.picture.choice is not None and panel.picture.choice.choice.type == "set_order"
-        press(13)
+        clean_press(panel, clock, 13)
         assert panel.picture.selected == first.selected
-        press(5)  # the usual: Anna rolls the app's die for the order of play
+        clean_press(panel, clock, 5)  # the usual: Anna rolls the app's die for the order of play
         assert applied(table, presses[-1].outcome).accepted  # type: ignore[arg-type]
         assert panel.picture.choice is not None and panel.picture.choice.label.startswith("Béla")
-        press(5)
+        clean_press(panel, clock, 5)
         assert applied(table, presses[-1].outcome).accepted  # type: ignore[arg-type]
         assert panel.picture.choice is not None and panel.picture.choice.choice.type == "draw"
-        press(5)  # chance's turn: the table draws on its own thread
+        clean_press(panel, clock, 5)  # chance's turn: the table draws on its own thread
         outcome = applied(table, presses[-1].outcome)  # type: ignore[arg-type]
         assert outcome.accepted and outcome.source == "button"
-        press(6)
-        press(5)  # the order entered by hand opens a dialog on the screen; buttons cannot choose it
+        clean_press(panel, clock, 6)
+        clean_press(panel, clock, 5)  # the order entered by hand opens a dialog on the screen; buttons cannot choose it
         assert pictures[-1].choice is not None
     finally:
         panel.close()
