@@ -46,6 +46,7 @@ import time
 from collections.abc import Callable
 from concurrent.futures import Future
 from dataclasses import dataclass, replace
+from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -125,6 +126,52 @@ class Debouncer:
         return quiet
 
 
+class Confirm(StrEnum):
+    """What the confirm button does with the selected choice."""
+
+    ACT = "act"
+    """The choice's action, with :attr:`Target.value` for its free parameter (None: a fixed choice)."""
+    ROLL = "roll"
+    """A roll of the app's own die (C3), as the screen's app-die button makes it."""
+    DEAL = "deal"
+    """The action of chance the table makes itself (``Table.deal_chance``)."""
+    SCREEN = "screen"
+    """Nothing: the choice needs the screen (a dialog, a value no button can pick), and confirm says so."""
+
+
+@dataclass(frozen=True)
+class Target:
+    """What confirm takes: the selected choice, how, and the value it gives the choice's free parameter.
+
+    >>> from companion.actions import Choice, IntRange
+    >>> from companion.describe import Described, Group, Option
+    >>> buy = Described(Choice("buy", 0, {"company": "Stahl"}, {"count": IntRange(1, 2)}), "Buy Stahl",
+    ...                 Group.TRADE, "count", (Option(1, "1 share"), Option(2, "2 shares")))
+    >>> Target.of(buy).confirm, Target.of(buy).value
+    (<Confirm.ACT: 'act'>, 1)
+    >>> Target.of(Described(Choice("roll", 0, params={"value": IntRange(1, 6)}), "Roll", Group.DICE)).confirm
+    <Confirm.ROLL: 'roll'>
+    """
+
+    described: Described
+    confirm: Confirm
+    value: Any = None
+
+    @classmethod
+    def of(cls, d: Described) -> Target:
+        kind = d.choice.type
+        if kind == "roll":
+            return cls(d, Confirm.ROLL)
+        if kind in CHANCE:
+            return cls(d, Confirm.DEAL)
+        if d.dialog is not None:
+            return cls(d, Confirm.SCREEN)
+        if d.param is None:
+            return cls(d, Confirm.ACT)
+        value = d.options[0].value if d.options else None  # the first value: the one on the choice's own button
+        return cls(d, Confirm.SCREEN) if value is None else cls(d, Confirm.ACT, value)
+
+
 @dataclass(frozen=True)
 class Picture:
     """The legal choices as the owning thread last saw them, and which one is selected."""
@@ -136,6 +183,11 @@ class Picture:
     @property
     def choice(self) -> Described | None:
         return self.choices[self.selected] if self.choices else None
+
+    @property
+    def target(self) -> Target | None:
+        """What confirm takes now (None: there is no choice)."""
+        return None if not self.choices else Target.of(self.choices[self.selected])
 
 
 @dataclass(frozen=True)
@@ -297,20 +349,16 @@ class ButtonPanel:
             ends = [d for d in picture.choices if d.choice.type == "end_turn"]
             move = ends[0].action() if ends else {"type": "end_turn", "player": picture.current}
             return Pressed(pin, action, held, table.enqueue(move, source))
-        chosen = picture.choice
-        if chosen is None:
+        target = picture.target
+        if target is None:
             return Pressed(pin, action, held, said=Said("buttons.nothing"))
-        kind = chosen.choice.type
-        if kind == "roll":
+        if target.confirm is Confirm.ROLL:
             return Pressed(pin, action, held, table.enqueue_roll(secrets.randbelow(6) + 1, source))
-        if kind in CHANCE:
+        if target.confirm is Confirm.DEAL:
             return Pressed(pin, action, held, table.enqueue_deal(source))
-        if chosen.dialog is not None:
-            return Pressed(pin, action, held, said=Said("buttons.needs_screen", {"label": chosen.label}))
-        value = chosen.options[0].value if chosen.param is not None and chosen.options else None
-        if chosen.param is not None and value is None:
-            return Pressed(pin, action, held, said=Said("buttons.needs_screen", {"label": chosen.label}))
-        return Pressed(pin, action, held, table.enqueue(chosen.action(value), source))
+        if target.confirm is Confirm.SCREEN:
+            return Pressed(pin, action, held, said=Said("buttons.needs_screen", {"label": target.described.label}))
+        return Pressed(pin, action, held, table.enqueue(target.described.action(target.value), source))
 
     def _move(self, step: int) -> Picture:
         with self._lock:

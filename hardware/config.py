@@ -101,6 +101,18 @@ class ButtonsConfig:
     pull_up: bool = True
     """Buttons wired from the pin to ground (the Pi's internal pull-up)."""
 
+    @property
+    def selects(self) -> bool:
+        """Whether a button moves or takes the selected choice (next, previous, confirm), so the screen shows it.
+
+        >>> ButtonsConfig({17: Binding(ButtonAction.ROLL, hold=ButtonAction.CONFIRM)}).selects
+        True
+        >>> ButtonsConfig({17: Binding(ButtonAction.ROLL), 27: Binding(ButtonAction.UNDO)}).selects
+        False
+        """
+        uses = {ButtonAction.NEXT, ButtonAction.PREVIOUS, ButtonAction.CONFIRM}
+        return any({b.press, b.hold} & uses for b in self.pins.values())
+
 
 @dataclass(frozen=True)
 class HardwareConfig:

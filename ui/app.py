@@ -17,7 +17,7 @@ from kivy.clock import Clock
 from kivy.core.window import Window
 from kivy.lang import Builder
 from kivy.metrics import dp
-from kivy.properties import BooleanProperty, NumericProperty, StringProperty
+from kivy.properties import BooleanProperty, NumericProperty, ObjectProperty, StringProperty
 from kivy.uix.screenmanager import NoTransition, ScreenManager
 
 from companion import messages
@@ -83,6 +83,9 @@ class CompanionApp(App):
     kiosk = BooleanProperty(False)
     hardware_text = StringProperty("")
     """The die's state, its last face and the buttons' problem, in the screen's language (:mod:`ui.devices`)."""
+    selection = ObjectProperty(None, allownone=True)
+    """What the GPIO buttons' confirm takes now (a :class:`hardware.buttons.Target`), ringed on the table
+    screen; None without buttons that select (:mod:`ui.devices`)."""
 
     def __init__(
         self,

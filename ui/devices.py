@@ -14,7 +14,10 @@ read of the journal, happens on the main thread.
 What the table screen shows (:attr:`CompanionApp.hardware_text`): the
 die's state ("Die disconnected …"), the last face it showed — also one
 that came when no roll was expected, which the table refused and which
-changed nothing — and why the buttons are off, if they are.
+changed nothing — and why the buttons are off, if they are. With buttons
+that select (next, previous, confirm), :attr:`CompanionApp.selection` is
+what confirm takes now, as the panel computed it; the table screen rings
+that action's button. No such buttons: None, and no ring.
 
 The hardware undo button undoes only within the current player's turn
 (:meth:`ui.session.Session.undo_needs_pin` is False); further back, the
@@ -164,9 +167,10 @@ class Devices:
         if config.buttons.pins:
             from hardware.buttons import ButtonPanel
 
-            self.panel = ButtonPanel(config.buttons, self.table, pin_factory=self.app.pin_factory, language=self.app.lang)
-            self.panel.subscribe(lambda event: Clock.schedule_once(lambda _dt: self._button_event(event), 0))
-            self.panel.start()
+            panel = self.panel = ButtonPanel(config.buttons, self.table, pin_factory=self.app.pin_factory,
+                                             language=self.app.lang)
+            panel.subscribe(lambda event: Clock.schedule_once(lambda _dt: self._button_event(panel, event), 0))
+            panel.start()
         self.show()
 
     def stop(self) -> None:
@@ -180,6 +184,7 @@ class Devices:
         self.face = None
         self.face_ignored = False
         self.selected = None
+        self.app.selection = None
         self.show()
 
     def game_changed(self) -> None:
@@ -208,15 +213,18 @@ class Devices:
             self.face_ignored = True  # no roll was expected: shown, and nothing changed
             self.show()
 
-    def _button_event(self, event: Pressed | Picture) -> None:
+    def _button_event(self, panel: ButtonPanel, event: Pressed | Picture) -> None:
         from hardware.buttons import Picture
 
         if isinstance(event, Picture):
+            if panel is not self.panel:  # from buttons closed since (the settings changed)
+                return
             moves = {ButtonAction.NEXT, ButtonAction.PREVIOUS}
-            config = self.panel.config if self.panel is not None else None
-            bound = config is not None and any({b.press, b.hold} & moves for b in config.pins.values())
+            config = panel.config
+            bound = any({b.press, b.hold} & moves for b in config.pins.values())
             choice = event.choice
             self.selected = choice.label if bound and choice is not None and len(event.choices) > 1 else None
+            self.app.selection = event.target if config.selects else None
             self.show()
             return
         if event.said is not None:

@@ -10,7 +10,7 @@ from typing import Any, Callable, Sequence
 
 from kivy.app import App
 from kivy.clock import Clock
-from kivy.properties import ListProperty, NumericProperty, ObjectProperty, StringProperty
+from kivy.properties import BooleanProperty, ListProperty, NumericProperty, ObjectProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.button import Button
 from kivy.uix.label import Label
@@ -27,16 +27,22 @@ class BigButton(Button):
     Its text is set in ``base_font`` and made smaller (down to 60 %) where a
     long label (German's long words) would not fit the button: nothing is
     cut off or spills over.
+
+    ``ringed`` draws a thick ring (:data:`ui.theme.RING`) inside its edge;
+    ``room`` keeps that much more of each edge free of text, so the ring covers
+    none, and the text keeps its size when the ring moves to another button.
     """
 
     tap_id = StringProperty("")
     colour = ListProperty(list(theme.BUTTON))
     base_font = NumericProperty(20)
+    ringed = BooleanProperty(False)
+    room = NumericProperty(0)
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self._fit = Clock.create_trigger(self.fit)
-        self.bind(size=self._fit, text=self._fit, base_font=self._fit)
+        self.bind(size=self._fit, text=self._fit, base_font=self._fit, room=self._fit)
         self._fit()
 
     def fit(self, *_: Any) -> None:
@@ -51,7 +57,7 @@ class BigButton(Button):
                 self.font_size *= 0.9
                 continue
             self.texture_update()
-            if self.texture_size[1] <= self.height - 4:
+            if self.texture_size[1] <= self.height - 4 - 2 * self.room:
                 break
             self.font_size *= 0.9
 

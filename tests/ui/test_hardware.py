@@ -221,6 +221,98 @@ def test_buttons_that_cannot_use_gpio_say_so_on_the_table_screen(app: Any) -> No
     tap("act:buy:Stahl")  # the game goes on by tapping
 
 
+# -- the selection on the screen ---------------------------------------------------------------------
+SELECTING = {5: Binding(ButtonAction.PREVIOUS), 6: Binding(ButtonAction.NEXT), 13: Binding(ButtonAction.CONFIRM)}
+PREVIOUS, NEXT, CONFIRM = 5, 6, 13
+
+
+def ringed() -> list[str]:
+    """The tap_ids of the action buttons wearing the ring."""
+    return [w.tap_id for w in _labels() if getattr(w, "ringed", False)]
+
+
+def ring_moves_to(tap_id: str) -> bool:
+    return until(lambda: ringed() == [tap_id], 5)
+
+
+def in_view(tap_id: str) -> bool:
+    """Whether the button is wholly inside the scrolled actions row, as it is drawn now (no scrolling)."""
+    from tests.ui.support import find
+
+    button = find(tap_id)
+    scroller = button.parent
+    while not hasattr(scroller, "scroll_y"):
+        scroller = scroller.parent
+    x, y = button.to_window(*button.pos)
+    right, top = button.to_window(button.right, button.top)
+    sx, sy = scroller.to_window(*scroller.pos)
+    return sx - 0.5 <= x and right <= sx + scroller.width + 0.5 and sy - 0.5 <= y and top <= sy + scroller.height + 0.5
+
+
+def test_next_and_previous_move_the_ring_over_the_action_buttons_and_confirm_takes_the_ringed_one(
+        app: Any, mock_pins: Any) -> None:
+    t = on_table(app, {"ruleset": "tozsde", "players": ["Anna", "Béla"]})
+    assert ringed() == []
+    use_hardware(app, HardwareConfig(buttons=ButtonsConfig(pins=SELECTING)))
+    # the usual choice first: Anna's roll for the order (§5), which confirm rolls with the app's die
+    assert ring_moves_to("act:app_die"), ringed()
+    press(app, NEXT)
+    assert ring_moves_to("act:set_order"), ringed()  # the order by hand (T12): a dialog
+    press(app, CONFIRM)  # a dialog needs the screen: confirm says so and changes nothing
+    assert until(lambda: "needs the screen" in app.said), app.said
+    assert t.length == 0 and ringed() == ["act:set_order"]
+    press(app, NEXT)  # round again to the first
+    assert ring_moves_to("act:app_die"), ringed()
+    press(app, PREVIOUS)
+    assert ring_moves_to("act:set_order"), ringed()
+    press(app, PREVIOUS)
+    assert ring_moves_to("act:app_die"), ringed()
+    press(app, CONFIRM)
+    assert until(lambda: t.length == 1)
+    assert t.actions()[-1]["type"] == "roll" and t.actions()[-1]["player"] == 0
+    # the legal choices changed: Béla rolls now, and the ring is on his roll's app-die button
+    assert until(lambda: app.selection is not None and app.selection.described.choice.player == 1)
+    frames()
+    assert ringed() == ["act:app_die"]
+
+
+def test_the_ring_brings_a_choice_below_the_fold_into_view_and_confirm_takes_it(app: Any, mock_pins: Any) -> None:
+    # Die Börse's first turn: the die, a buy per company and the credit, more than the two rows shown
+    t = new_game_dealt(app, {"ruleset": "boerse", "players": ["Anna", "Bernd"]})
+    use_hardware(app, HardwareConfig(buttons=ButtonsConfig(pins=SELECTING)))
+    assert ring_moves_to("act:app_die"), ringed()
+    assert in_view("act:app_die") and not in_view("act:borrow")
+    press(app, PREVIOUS)  # from the first choice back to the last: the credit (B5), at the bottom
+    assert ring_moves_to("act:borrow"), ringed()
+    frames()
+    assert in_view("act:borrow") and not in_view("act:app_die")
+    press(app, NEXT)
+    assert ring_moves_to("act:app_die") and in_view("act:app_die"), ringed()
+    for company in ("Stahl", "Chemie"):
+        press(app, NEXT)
+        assert ring_moves_to(f"act:buy:{company}"), ringed()
+    start = t.length
+    press(app, CONFIRM)  # the ringed button's own value: one Chemie share
+    assert until(lambda: t.length == start + 1)
+    assert t.actions()[-1] == {"type": "buy", "player": 0, "company": "Chemie", "count": 1}
+    # after the buy the selection starts again at the usual choice
+    assert ring_moves_to("act:app_die"), ringed()
+
+
+def test_no_ring_without_buttons_that_select(app: Any, mock_pins: Any) -> None:
+    on_table(app, {"ruleset": "tozsde", "players": ["Anna", "Béla"]})
+    use_hardware(app, HardwareConfig(buttons=ButtonsConfig(pins={17: Binding(ButtonAction.ROLL)})))
+    frames(5)
+    assert app.devices.panel is not None and app.selection is None and ringed() == []
+    use_hardware(app, HardwareConfig(buttons=ButtonsConfig(pins=SELECTING)))
+    assert ring_moves_to("act:app_die"), ringed()
+    use_hardware(app, HardwareConfig())  # the buttons taken out in the settings: the ring goes
+    frames(5)
+    assert app.selection is None and ringed() == []
+    room = [w.room for w in _labels() if getattr(w, "tap_id", "").startswith("act:")]
+    assert room and not any(room)  # and the buttons' text has its whole room again
+
+
 # -- systemd -------------------------------------------------------------------------------------------
 @pytest.fixture
 def notify_socket(tmp_path: Path) -> Iterator[tuple[socket.socket, str]]:

@@ -8,6 +8,14 @@ die's six faces, the packages to pick) or, for trading, one button for the
 usual count and a "More…" for the others; a choice with several parameters
 opens a dialog driven by its limits (the casino bet, the order by hand, a
 real card).
+
+With GPIO buttons that select (next, previous, confirm; :mod:`ui.devices`),
+the button that does what confirm would do wears a ring: the adapter
+(:attr:`hardware.buttons.Picture.target`) says which choice and value, and
+each button here knows the choice and value it was made from, so the two
+meet on the engine's description, never on a label. The actions row
+scrolls to the ringed button. "More…" never holds what confirm takes: a
+choice's first value, the one confirm takes, is on the choice's own button.
 """
 
 from __future__ import annotations
@@ -23,7 +31,9 @@ from kivy.uix.modalview import ModalView
 from kivy.uix.screenmanager import Screen
 from kivy.uix.widget import Widget
 
+from companion.actions import Choice
 from companion.describe import Described, Dialog, Group
+from hardware.buttons import Confirm, Target
 from ui import board as _board  # noqa: F401  (registers MarketOrBoard for table.kv)
 from ui import banker, theme
 from ui.widgets import BigButton, Stepper
@@ -45,6 +55,21 @@ def tap_name(d: Described, value: Any = None) -> str:
     if value is not None:
         parts.append(str(value))
     return ":".join(parts)
+
+
+def stands_for(target: Target) -> tuple[Choice, Any]:
+    """What the action button that does what confirm does stands for: the choice and the value it takes
+    (:data:`~hardware.buttons.Confirm.ROLL` for the app's die, None for a fixed choice or a dialog)."""
+    choice = target.described.choice
+    if target.confirm is Confirm.ROLL:
+        return choice, Confirm.ROLL
+    return choice, target.value if target.confirm is Confirm.ACT else None
+
+
+class ChoiceButton(BigButton):
+    """One of the legal actions; ``stands_for`` is the choice and value it was made from (None: no choice)."""
+
+    stands_for: tuple[Choice, Any] | None = None
 
 
 class ChoiceView(ModalView):
@@ -74,9 +99,10 @@ class TableScreen(Screen):
         self._header: Label | None = None
         self._player_rows: list[PlayerRow] = []
         self._cells: list[Label] = []
-        self._buttons: list[BigButton] = []
-        self._spare: list[BigButton] = []
+        self._buttons: list[ChoiceButton] = []
+        self._spare: list[ChoiceButton] = []
         self._shown_actions: tuple[str, ...] = ()
+        app().bind(selection=lambda *_: self.show_selection())
 
     def on_pre_enter(self, *_: Any) -> None:
         self.refresh()
@@ -203,10 +229,10 @@ class TableScreen(Screen):
         wanted: list[dict[str, Any]] = []
 
         def add(tap_id: str, text: str, run: Callable[[], Any], colour: Any = theme.BUTTON, width: float | None = None,
-                share: float = 0.325) -> None:
+                share: float = 0.325, stands: tuple[Choice, Any] | None = None) -> None:
             wanted.append({"tap_id": tap_id, "text": theme.printable(text), "colour": list(colour), "run": run,
                            "size_hint": (None if width else share, None), "height": height,
-                           "base_font": unit * (1.05 if share < 0.35 else 0.85), "width": width})
+                           "base_font": unit * (1.05 if share < 0.35 else 0.85), "width": width, "stands_for": stands})
 
         if table.state.finished:  # the ranking and the chart, again after a look at the table
             add("table:end", a.t(a.lang, "ui.end.show"), lambda: setattr(a.manager, "current", "end"), theme.GOOD)
@@ -214,24 +240,26 @@ class TableScreen(Screen):
         for d in described:
             colour = theme.GOOD if d.usual else theme.BUTTON
             if d.dialog is not None:
-                add(tap_name(d), d.label, partial(self.open_dialog, d), colour)
+                add(tap_name(d), d.label, partial(self.open_dialog, d), colour, stands=(d.choice, None))
             elif d.param is not None and d.options and d.choice.type in PER_VALUE:
                 wide = any(len(o.label) > 3 for o in d.options)
                 for option in d.options:
                     add(tap_name(d, option.value), option.label, partial(self.choose, d, option.value),
-                        theme.PRIMARY if d.group == Group.DICE else colour, None if wide else height * 1.1)
+                        theme.PRIMARY if d.group == Group.DICE else colour, None if wide else height * 1.1,
+                        stands=(d.choice, option.value))
                 if d.choice.type == "roll":
                     add("act:app_die", a.t(a.lang, "ui.table.roll_app"), a.session.virtual_roll, theme.PRIMARY,
-                        height * 2.6)
+                        height * 2.6, stands=(d.choice, Confirm.ROLL))
             elif d.param is not None and d.options:
                 first = d.options[0]
-                add(tap_name(d), f"{d.label}\n{first.label}", partial(self.choose, d, first.value), colour, share=0.37)
+                add(tap_name(d), f"{d.label}\n{first.label}", partial(self.choose, d, first.value), colour, share=0.37,
+                    stands=(d.choice, first.value))
                 if len(d.options) > 1:
                     add(tap_name(d) + ":more", a.t(a.lang, "ui.table.more"), partial(self.open_options, d),
                         theme.BUTTON, height * 1.6)
             else:
                 amount = f" — {a.money(d.amount)}" if d.amount is not None else ""
-                add(tap_name(d), d.label + amount, partial(self.choose, d, None), colour)
+                add(tap_name(d), d.label + amount, partial(self.choose, d, None), colour, stands=(d.choice, None))
         shown = tuple(spec["tap_id"] for spec in wanted)
         if shown != self._shown_actions:  # other choices now: the list from its top, the usual one first
             self._shown_actions = shown
@@ -243,12 +271,25 @@ class TableScreen(Screen):
                 setattr(button, name, value)  # base_font after the kv rule's own size
             if width:
                 button.width = width
+        self.show_selection()
 
     @staticmethod
-    def _button() -> BigButton:
-        button = BigButton()
+    def _button() -> ChoiceButton:
+        button = ChoiceButton()
         button.bind(on_release=lambda b: b.run())
         return button
+
+    def show_selection(self) -> None:
+        """The ring on the action button that does what the hardware's confirm does, scrolled into view;
+        no ring without such buttons (``app.selection`` None) or when no button does it."""
+        target = app().selection
+        wanted = None if target is None else stands_for(target)
+        ringed = next((b for b in self._buttons if wanted is not None and b.stands_for == wanted), None)
+        for button in self._buttons:
+            button.room = 0 if target is None else app().unit * theme.RING_ROOM
+            button.ringed = button is ringed
+        if ringed is not None:
+            self.ids.scroller.scroll_to(ringed, padding=0, animate=False)
 
     def _maybe_deal(self, table: Any, view: dict[str, Any]) -> None:
         """The Tőzsde company draw by the app (§6, T2): each company drawn in turn, each journaled."""
