@@ -15,6 +15,7 @@ import os
 import random
 import sys
 import tempfile
+import time
 from pathlib import Path
 from typing import Any, Callable
 
@@ -129,6 +130,23 @@ def scenes() -> dict[str, Callable[[Any], None]]:
         _play(app, boerse, 45, 5)
         app.manager.current = "table"
 
+    def table_boerse_buttons(app: Any) -> None:
+        """GPIO buttons on gpiozero's mock pins, "next" pressed once: the ring on the choice after the usual one."""
+        from gpiozero.pins.mock import MockFactory
+
+        from hardware.config import Binding, ButtonAction, ButtonsConfig, HardwareConfig
+
+        play_until(app, boerse, 5, lambda t: t.length >= 45)
+        app.manager.current = "table"
+        app.pin_factory = MockFactory()
+        pins = {5: ButtonAction.PREVIOUS, 6: ButtonAction.NEXT, 13: ButtonAction.CONFIRM}
+        app.settings.set_hardware(HardwareConfig(buttons=ButtonsConfig({n: Binding(a) for n, a in pins.items()})))
+        app.apply_hardware()
+        pin = app.devices.panel.pin(6)
+        pin.drive_low()
+        time.sleep(0.05)  # longer than the buttons' debounce
+        pin.drive_high()
+
     def board_tozsde(app: Any) -> None:
         table_tozsde(app)
         app.manager.get_screen("table").ids.panel.board_shown = True
@@ -169,6 +187,7 @@ def scenes() -> dict[str, Callable[[Any], None]]:
         "table-tozsde": table_tozsde, "table-tozsde-order": table_tozsde_order,
         "table-tozsde-casino": table_tozsde_casino, "table-tozsde-debt": table_tozsde_debt, "pin": pin,
         "table-boerse": table_boerse,
+        "table-boerse-buttons": table_boerse_buttons,
         "board-tozsde": board_tozsde, "board-boerse": board_boerse,
         "history": history, "correction": correction, "end-tozsde": end_tozsde, "end-boerse": end_boerse,
         "rules-tozsde": rules("tozsde"), "rules-boerse": rules("boerse"),
@@ -183,6 +202,7 @@ def main(argv: list[str] | None = None) -> int:
     from kivy.base import EventLoop
     from kivy.core.window import Window
 
+    from hardware.config import HardwareConfig
     from ui.app import CompanionApp
     from ui.session import Session
 
@@ -198,6 +218,8 @@ def main(argv: list[str] | None = None) -> int:
                 for child in list(Window.children):
                     if child is not app.root:
                         child.dismiss(animation=False)
+                app.devices.stop()  # no GPIO buttons unless the scene sets them up
+                app.settings.set_hardware(HardwareConfig())
                 app.session.close()
                 db = work / f"{name}-{language}-{width}.db"
                 app.session = Session(db)
