@@ -34,16 +34,16 @@ TEXT: RGBA = (0.95, 0.95, 0.95, 1)
 MUTED: RGBA = (0.70, 0.72, 0.76, 1)
 SELECTED: RGBA = (0.95, 0.75, 0.15, 1)
 RING: RGBA = (1.0, 0.84, 0.0, 1)
-"""The ring on the action button the hardware buttons' confirm takes: bright yellow, with a dark
-edge inside it (:data:`BACKGROUND`), so it stands out on every button colour."""
+"""The ring on the action button the hardware buttons' confirm takes: bright yellow. Part of it lies
+outside the button, on the dark background, so it stands out whatever the button's colour."""
 RING_WIDTH = 0.3
 """The ring's thickness in units (6 px on the 800×480 display)."""
-RING_EDGE = 0.1
-"""The dark edge inside the ring, in units."""
-RING_ROOM = 0.15
-"""How much more of each edge a button keeps free of text while a ring may come (units): the ring
-and its edge less the room a button's text has anyway (0.3 units at the sides; above and below,
-the space a line of text keeps over its capitals and under its letters)."""
+RING_OUT = 0.12
+"""How much of the ring lies outside the button (units): less than the gap between two buttons."""
+RING_IN = RING_WIDTH - RING_OUT
+"""How much of the ring lies over the button's edge (units): an action button keeps that much more
+room free of text above and below while a ring may come, as a line of text may reach its box's edge
+(a "g" under the last line). At the sides the text's own margin is wider than this already."""
 
 FIGURES: dict[str, RGBA] = {
     "red": (0.85, 0.20, 0.20, 1),

@@ -28,9 +28,10 @@ class BigButton(Button):
     long label (German's long words) would not fit the button: nothing is
     cut off or spills over.
 
-    ``ringed`` draws a thick ring (:data:`ui.theme.RING`) inside its edge;
-    ``room`` keeps that much more of each edge free of text, so the ring covers
-    none, and the text keeps its size when the ring moves to another button.
+    ``ringed`` draws a thick ring (:data:`ui.theme.RING`) over its edge;
+    ``room`` keeps that much more above and below free of text, so the ring
+    covers none (the table screen gives every action button that room while
+    a ring may come, so no text changes size when the ring moves).
     """
 
     tap_id = StringProperty("")

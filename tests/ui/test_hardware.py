@@ -286,6 +286,8 @@ def test_the_ring_brings_a_choice_below_the_fold_into_view_and_confirm_takes_it(
     assert ring_moves_to("act:borrow"), ringed()
     frames()
     assert in_view("act:borrow") and not in_view("act:app_die")
+    buttons = [w for w in _labels() if getattr(w, "tap_id", "").startswith("act:")]
+    assert all(b.room > 0 and b.texture_size[1] <= b.height - 2 * b.room for b in buttons)  # no letter under a ring
     press(app, NEXT)
     assert ring_moves_to("act:app_die") and in_view("act:app_die"), ringed()
     for company in ("Stahl", "Chemie"):
@@ -310,7 +312,8 @@ def test_no_ring_without_buttons_that_select(app: Any, mock_pins: Any) -> None:
     frames(5)
     assert app.selection is None and ringed() == []
     room = [w.room for w in _labels() if getattr(w, "tap_id", "").startswith("act:")]
-    assert room and not any(room)  # and the buttons' text has its whole room again
+    assert room and not any(room)  # and the buttons' text has its whole room again, the row its size
+    assert app.manager.get_screen("table").ring_out == 0
 
 
 # -- systemd -------------------------------------------------------------------------------------------

@@ -25,6 +25,7 @@ from typing import Any, Callable, TypeVar
 
 from kivy.app import App
 from kivy.clock import Clock
+from kivy.metrics import dp
 from kivy.properties import BooleanProperty, ListProperty, NumericProperty, StringProperty
 from kivy.uix.label import Label
 from kivy.uix.modalview import ModalView
@@ -91,6 +92,8 @@ class TableScreen(Screen):
     said_text = StringProperty("")
     said_colour = ListProperty(list(theme.TEXT))
     can_redo = BooleanProperty(False)
+    ring_out = NumericProperty(0)
+    """Room round the action buttons for the ring's outer part (px; 0 while no ring may come)."""
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -282,14 +285,15 @@ class TableScreen(Screen):
     def show_selection(self) -> None:
         """The ring on the action button that does what the hardware's confirm does, scrolled into view;
         no ring without such buttons (``app.selection`` None) or when no button does it."""
-        target = app().selection
+        unit, target = app().unit, app().selection
         wanted = None if target is None else stands_for(target)
         ringed = next((b for b in self._buttons if wanted is not None and b.stands_for == wanted), None)
+        self.ring_out = 0 if target is None else unit * theme.RING_OUT
         for button in self._buttons:
-            button.room = 0 if target is None else app().unit * theme.RING_ROOM
+            button.room = 0 if target is None else unit * theme.RING_IN
             button.ringed = button is ringed
         if ringed is not None:
-            self.ids.scroller.scroll_to(ringed, padding=0, animate=False)
+            self.ids.scroller.scroll_to(ringed, padding=self.ring_out / dp(1), animate=False)
 
     def _maybe_deal(self, table: Any, view: dict[str, Any]) -> None:
         """The Tőzsde company draw by the app (§6, T2): each company drawn in turn, each journaled."""
