@@ -5,8 +5,9 @@ Run under a display (a virtual one will do)::
     xvfb-run -a -s "-screen 0 1920x1080x24" .venv/bin/python -m ui.screenshots
 
 The PNGs go to ``docs/screenshots/<screen>-<language>-<width>.png``. The
-games shown are played by the engine's random bot from a fixed seed, so
-the pictures change only when the screens do.
+games shown are played by the engine's random bot from a fixed seed (the
+bot makes the draws and shuffles too), so the pictures change only when
+the screens do.
 """
 
 from __future__ import annotations
@@ -26,25 +27,15 @@ OUT = Path(__file__).resolve().parents[1] / "docs" / "screenshots"
 
 def _play(app: Any, setup: dict[str, Any], actions: int, seed: int) -> None:
     """Start a game and let the bot play ``actions`` actions through the session (as taps would)."""
-    from companion import bots
-
-    app.session.new_game(setup)
-    rng = random.Random(seed)
-    table = app.session.table
-    for _ in range(actions):
-        if table.state.finished:
-            break
-        if table.state.phase == "draw":
-            app.session.deal()
-            continue
-        app.session.act(bots.choose(table.game, rng))
+    play_until(app, setup, seed, lambda t: t.length >= actions or t.state.finished)
 
 
 def play_until(app: Any, setup: dict[str, Any], seed: int, wanted: Callable[[Any], bool], most: int = 3000) -> None:
-    """Start a game and let the bot play until ``wanted(table)`` holds (a dialog's moment)."""
+    """Start a game and let the bot play until ``wanted(table)`` holds (a dialog's moment). The bot
+    also makes the draws and shuffles, from ``seed``: the same game, so the same picture, every run."""
     from companion import bots
 
-    app.session.new_game(setup)
+    app.session.new_game(setup, deal=False)
     rng = random.Random(seed)
     table = app.session.table
     for _ in range(most):
@@ -226,6 +217,7 @@ def main(argv: list[str] | None = None) -> int:
                 app.session.listen(app._game_changed)
                 app.lang = language
                 app.settings.pin_hash = None  # only the PIN scene sets one
+                app.manager.current = "start"  # no screen of the scene before follows this one's game
                 app.manager.get_screen("table").ids.panel.board_shown = False
                 Window.size = (width, height)
                 for _ in range(3):
