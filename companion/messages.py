@@ -33,20 +33,28 @@ from functools import lru_cache
 from gettext import GNUTranslations
 from importlib import resources
 from importlib.abc import Traversable
-from typing import Any, Mapping
-
-from babel import Locale
-from babel.numbers import format_decimal
+from typing import TYPE_CHECKING, Any, Mapping
 
 from companion.catalogue import LANGUAGES, domains, translations
+
+if TYPE_CHECKING:
+    from babel import Locale
 
 __all__ = ["LANGUAGES", "has", "money", "number", "phrase", "register", "register_package", "render"]
 
 SOURCE = "en"
 
 
+PLAIN_BELOW = 1000
+"""Below this, each language of the catalogues writes a whole number in plain digits (a test holds
+Babel to it), so Babel and its locale data (some 30 ms) are first loaded for a larger number: the
+start screen is drawn without them."""
+
+
 @lru_cache(maxsize=None)
 def _locale(language: str) -> Locale:
+    from babel import Locale
+
     try:
         return Locale.parse(language)
     except (ValueError, LookupError):
@@ -62,6 +70,10 @@ def number(n: int, language: str = "en") -> str:
     >>> number(-300, "de"), number(950, "hu")
     ('-300', '950')
     """
+    if -PLAIN_BELOW < n < PLAIN_BELOW and language in LANGUAGES:
+        return str(n)
+    from babel.numbers import format_decimal
+
     return format_decimal(n, locale=_locale(language))
 
 

@@ -109,6 +109,17 @@ def test_numbers_as_each_language_writes_them(n, en, hu, de):
     assert (number(n, "en"), number(n, "hu"), number(n, "de")) == (en, hu, de)
 
 
+def test_below_a_thousand_every_language_writes_plain_digits_as_babel_does():
+    """The numbers the app writes without loading Babel are the ones Babel itself writes so."""
+    from babel.numbers import format_decimal
+
+    from companion.messages import PLAIN_BELOW
+
+    for language in ("en", "hu", "de"):
+        for n in range(-PLAIN_BELOW - 2, PLAIN_BELOW + 2):
+            assert number(n, language) == format_decimal(n, locale=language), (n, language)
+
+
 def test_money_is_the_number_then_the_currency():
     assert money(1900, "Rubin", "en") == "1,900 Rubin"
     assert money(12000, "Rubin", "hu") == "12\u00a0000 Rubin"
