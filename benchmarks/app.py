@@ -45,7 +45,12 @@ def ms(seconds: float) -> str:
 # -- in one process: from an input to the next drawn frame ---------------------------------
 def until_drawn(began: float, done: Callable[[], bool]) -> float:
     """Run the app's frames (Kivy's ``EventLoop.idle``: clock, input, draw) until a frame is
-    drawn once ``done()`` holds; seconds from ``began`` to the end of that frame's ``on_flip``."""
+    drawn once ``done()`` holds; seconds from ``began`` to the end of that frame's buffer swap.
+
+    An ``on_flip`` listener runs before the swap (Kivy calls listeners, then the window's own
+    ``on_flip``, which swaps): it only marks that the frame is drawn; the clock stops when
+    ``EventLoop.idle`` returns, which it does right after the swap.
+    """
     from kivy.base import EventLoop
     from kivy.core.window import Window
 
@@ -56,8 +61,9 @@ def until_drawn(began: float, done: Callable[[], bool]) -> float:
         while True:
             flips.clear()
             EventLoop.idle()
+            swapped = time.perf_counter()
             if flips and done():
-                return flips[-1] - began
+                return swapped - began
             if time.perf_counter() - began > 2:
                 raise RuntimeError("no frame showed the change within 2 s")
     finally:
@@ -193,7 +199,10 @@ def report_first_frame(app: Any, resumed: Callable[[], bool] | None = None) -> N
     from kivy.clock import Clock
     from kivy.core.window import Window
 
-    def flipped(*_: Any) -> None:
+    # A listener of on_flip runs before the window swaps its buffers: these swap first (and say so,
+    # returning True, so the window does not swap again), then take the time and the memory.
+    def flipped(*_: Any) -> bool:
+        Window.flip()
         rss = next(int(line.split()[1]) for line in Path("/proc/self/status").read_text().splitlines()
                    if line.startswith("VmRSS:"))
         print(f"FIRST_FRAME {rss}", flush=True)
@@ -202,12 +211,16 @@ def report_first_frame(app: Any, resumed: Callable[[], bool] | None = None) -> N
             Clock.schedule_once(lambda *_: app.stop(), 0)
         else:
             Window.bind(on_flip=resumed_flip)
+        return True
 
-    def resumed_flip(*_: Any) -> None:
-        if resumed is not None and resumed():
-            print("RESUMED", flush=True)
-            Window.unbind(on_flip=resumed_flip)
-            Clock.schedule_once(lambda *_: app.stop(), 0)
+    def resumed_flip(*_: Any) -> bool:
+        if resumed is None or not resumed():
+            return False
+        Window.flip()
+        print("RESUMED", flush=True)
+        Window.unbind(on_flip=resumed_flip)
+        Clock.schedule_once(lambda *_: app.stop(), 0)
+        return True
 
     Window.bind(on_flip=flipped)
 
