@@ -300,3 +300,21 @@ def test_new_choices_show_the_action_list_from_its_top(app: Any) -> None:
     app.session.act({"type": "buy", "player": 0, "company": "Stahl", "count": 1})
     frames()
     assert t.state.players[0].shares == {"Stahl": 1} and scroller.scroll_y == 1
+
+
+def test_the_dice_row_comes_back_as_the_same_buttons_turn_after_turn(app: Any) -> None:
+    """Buttons are kept by their tap id: a kept one is shown again with its text already drawn."""
+    t = new_game_dealt(app, {"ruleset": "boerse", "players": ["Anna", "Bernd"]})
+    dice = [find(f"act:roll:{n}") for n in range(1, 7)]
+    retexted: list[str] = []
+    for button in dice:
+        button.bind(text=lambda _b, text: retexted.append(text))
+    tap("act:roll:2")
+    assert "act:roll:2" not in visible_ids()
+    while t.state.current == 0:  # on to Bernd's roll, as the table plays it
+        choices = {c.type: c for c in t.legal_actions()}
+        kind = next(k for k in ("end_turn", "decline_offer", "pick") if k in choices)
+        app.session.act(choices[kind].sample(random.Random(3)))
+    frames()
+    assert [find(f"act:roll:{n}") for n in range(1, 7)] == dice
+    assert retexted == []  # they stood for nothing else meanwhile: their texts were not drawn again

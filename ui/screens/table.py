@@ -103,7 +103,7 @@ class TableScreen(Screen):
         self._player_rows: list[PlayerRow] = []
         self._cells: list[Label] = []
         self._buttons: list[ChoiceButton] = []
-        self._spare: list[ChoiceButton] = []
+        self._made: dict[str, ChoiceButton] = {}  # every action button made, by its tap id
         self._shown_actions: tuple[str, ...] = ()
         app().bind(selection=lambda *_: self.show_selection())
 
@@ -267,13 +267,23 @@ class TableScreen(Screen):
         if shown != self._shown_actions:  # other choices now: the list from its top, the usual one first
             self._shown_actions = shown
             self.ids.actions.parent.scroll_y = 1
-        # the buttons already there take the new texts: making widgets is what costs a frame
-        for button, spec in zip(reuse(self.ids.actions, self._buttons, len(wanted), self._button, self._spare), wanted):
+        # Each button is kept by its tap id, shown or not: the dice row, "End the turn" and the like
+        # come back turn after turn with their texts drawn already. Drawing a label's text again,
+        # and making a widget, is what costs a frame; putting kept ones in order is cheap.
+        buttons = [self._made.get(spec["tap_id"]) or self._made.setdefault(spec["tap_id"], self._button())
+                   for spec in wanted]
+        for button, spec in zip(buttons, wanted):
             width = spec.pop("width")
             for name, value in spec.items():
                 setattr(button, name, value)  # base_font after the kv rule's own size
             if width:
                 button.width = width
+        if buttons != self._buttons:
+            box = self.ids.actions
+            box.clear_widgets()
+            for button in buttons:
+                box.add_widget(button)
+            self._buttons = buttons
         self.show_selection()
 
     @staticmethod
@@ -356,17 +366,14 @@ def _wrap_to_width(label: Label, width: float) -> None:
     label.text_size = (width, None)
 
 
-def reuse(parent: Widget, kept: list[W], count: int, make: Callable[[], W], spare: list[W] | None = None) -> list[W]:
-    """``count`` widgets of ``parent``, in order: those in ``kept`` first, then ``spare`` ones taken
-    back, then new ones made by ``make()``; the rest removed (into ``spare``). A redraw changes their
-    texts; it makes no widget it already has."""
-    spare = [] if spare is None else spare
+def reuse(parent: Widget, kept: list[W], count: int, make: Callable[[], W]) -> list[W]:
+    """``count`` widgets of ``parent``, in order: those in ``kept`` first, then new ones made by
+    ``make()``; the rest removed. A redraw changes their texts; it makes no widget it already has."""
     while len(kept) < count:
-        kept.append(spare.pop() if spare else make())
+        kept.append(make())
         parent.add_widget(kept[-1])
     while len(kept) > count:
-        spare.append(kept.pop())
-        parent.remove_widget(spare[-1])
+        parent.remove_widget(kept.pop())
     return kept
 
 
