@@ -32,9 +32,14 @@ def short(error: BaseException) -> str:
     return text if len(text) <= 120 else text[:119] + "…"
 
 
+reported: list[str] = []
+"""Every fault said on screen in this process, in one line each (the UI tests fail on any they did not expect)."""
+
+
 def report(app: Any, error: BaseException) -> None:
     """Log ``error`` with its traceback and say in one sentence that the screen hit a fault."""
     log.error("the screen hit a fault", exc_info=error)
+    reported.append(short(error))
     try:
         sentence = str(app.t(app.lang, "ui.error.screen", error=short(error)))
     except Exception:  # the catalogue itself failed: still one plain line

@@ -76,8 +76,13 @@ def kivy_app(display: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator
 
 
 @pytest.fixture
-def app(kivy_app: Any, tmp_path: Path) -> Iterator[Any]:
-    """The app on the start screen, in English, with an empty journal and no settings file."""
+def app(kivy_app: Any, tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[Any]:
+    """The app on the start screen, in English, with an empty journal and no settings file.
+
+    The app says a fault in its own code as a sentence and goes on (ui/errors.py); a test fails
+    on any such fault unless it is marked ``faults_expected``.
+    """
+    from ui import errors
     from kivy.core.window import Window
 
     from ui.settings import Settings
@@ -100,8 +105,12 @@ def app(kivy_app: Any, tmp_path: Path) -> Iterator[Any]:
     kivy_app.manager.current = "start"
     kivy_app.redraw()
     frames()
+    faults = len(errors.reported)
     yield kivy_app
     kivy_app.devices.stop()
+    unexpected = errors.reported[faults:]
+    if unexpected and request.node.get_closest_marker("faults_expected") is None:
+        pytest.fail(f"the screen hit a fault: {unexpected}")
 
 
 def frames(count: int = 3) -> None:

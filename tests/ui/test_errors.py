@@ -8,12 +8,15 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
+import pytest
 from kivy.base import EventLoop, ExceptionManager
 from kivy.clock import Clock
 
 from tests.ui.conftest import frames
 from tests.ui.support import new_game_dealt, tap
 from ui import errors
+
+pytestmark = pytest.mark.faults_expected  # and any other fault still fails a UI test (tests/ui/conftest.py)
 
 
 def as_the_main_loop(step: Callable[[], Any] = EventLoop.idle) -> int | None:
