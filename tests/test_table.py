@@ -562,6 +562,7 @@ def test_journal_failure_on_undo_or_redo_changes_nothing(ruleset, which, db, mon
     table.close()
 
 
+@pytest.mark.faults_expected
 @pytest.mark.parametrize("ruleset", RULESETS)
 def test_a_failing_subscriber_is_logged_and_changes_nothing_else(ruleset, db, caplog):
     """A screen that breaks while it is told does not undo what was saved: the waiting input thread
