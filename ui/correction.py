@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from kivy.app import App
 from kivy.properties import BooleanProperty, NumericProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
@@ -21,13 +20,9 @@ from kivy.uix.modalview import ModalView
 
 from companion.correction import Limits, Reason, limits, reason_text
 from ui import theme
-from ui.widgets import BigButton, Stepper
+from ui.widgets import BigButton, Stepper, app
 
 CASH_STEPS = (1000, 100, 10)
-
-
-def app() -> Any:
-    return App.get_running_app()
 
 
 class CashStepper(BoxLayout):

@@ -67,6 +67,11 @@ class Caption(Label):
     """A label that wraps within its width and grows to its text's height."""
 
 
+def app() -> Any:
+    """The running app (:class:`ui.app.CompanionApp`): its language, sizes, session and texts."""
+    return App.get_running_app()
+
+
 def find(root: Widget, tap_id: str) -> Widget | None:
     """The widget named ``tap_id`` under ``root`` (itself included), or None."""
     for widget in root.walk(restrict=True):

@@ -9,23 +9,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from kivy.app import App
 from kivy.properties import BooleanProperty, ListProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 
 from ui import theme
 from ui.chart import Series
-from ui.widgets import LiveScreen
+from ui.widgets import LiveScreen, app
 
 PRICE_COLOURS: tuple[theme.RGBA, ...] = (
     (0.62, 0.66, 0.72, 1), (0.30, 0.80, 0.75, 1), (0.98, 0.85, 0.25, 1),
     (0.90, 0.35, 0.55, 1), (0.70, 0.50, 0.30, 1), (0.55, 0.75, 0.98, 1),
 )
 """Die Börse's six packages, apart from the figure colours."""
-
-
-def app() -> Any:
-    return App.get_running_app()
 
 
 class RankRow(BoxLayout):

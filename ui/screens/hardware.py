@@ -14,19 +14,14 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any, Callable
 
-from kivy.app import App
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
 
 from hardware.config import BCM_PINS, Binding, ButtonAction, HardwareConfig
 from ui import theme
-from ui.widgets import BigButton, Caption, Stepper
+from ui.widgets import BigButton, Caption, Stepper, app
 
 BY_ID = Path("/dev/serial/by-id")
-
-
-def app() -> Any:
-    return App.get_running_app()
 
 
 def detected_ports(by_id: Path = BY_ID) -> list[str]:

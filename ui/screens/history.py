@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from kivy.app import App
 from kivy.properties import BooleanProperty, ListProperty, NumericProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 
@@ -17,14 +16,10 @@ from companion import log
 from companion.table import Outcome
 from ui import banker, theme
 from ui.correction import open_correction
-from ui.widgets import LiveScreen
+from ui.widgets import LiveScreen, app
 
 PAGE = 40
 """Lines drawn at first; the button below the last adds as many again."""
-
-
-def app() -> Any:
-    return App.get_running_app()
 
 
 def _is(said: object, kind: str) -> bool:

@@ -11,7 +11,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from kivy.app import App
 from kivy.properties import StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
@@ -20,16 +19,12 @@ from kivy.uix.screenmanager import Screen
 from companion import registry
 from ui import theme
 from ui.screens.start import ruleset_title, shown_value
-from ui.widgets import BigButton, Caption, Stepper, name_pad
+from ui.widgets import BigButton, Caption, Stepper, app, name_pad
 
 NAMES = ("Anna", "Béla", "Csaba", "Dóra", "Emil", "Flóra", "Gábor", "Hanna", "Jonas", "Lena", "Max", "Sophie")
 """Names offered as chips on the name pad."""
 
 RULESETS = ("tozsde", "boerse")
-
-
-def app() -> Any:
-    return App.get_running_app()
 
 
 def ruleset_data(name: str) -> dict[str, Any]:

@@ -9,18 +9,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from kivy.app import App
 from kivy.properties import BooleanProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 
 from companion import registry
 from companion.rulebook import EntryKind, rulebook
 from ui.screens.start import ruleset_title, shown_value
-from ui.widgets import Caption, LiveScreen
-
-
-def app() -> Any:
-    return App.get_running_app()
+from ui.widgets import Caption, LiveScreen, app
 
 
 class RuleRow(BoxLayout):

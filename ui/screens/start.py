@@ -6,18 +6,13 @@ import json
 from importlib import resources
 from typing import Any
 
-from kivy.app import App
 from kivy.properties import BooleanProperty, StringProperty
 from kivy.uix.modalview import ModalView
 from kivy.uix.screenmanager import Screen
 
 from ui import theme
 from ui.banker import new_pin, with_pin
-from ui.widgets import BigButton, Caption
-
-
-def app() -> Any:
-    return App.get_running_app()
+from ui.widgets import BigButton, Caption, app
 
 
 class ListView(ModalView):

@@ -23,12 +23,10 @@ from __future__ import annotations
 from functools import partial
 from typing import Any, Callable, TypeVar
 
-from kivy.app import App
 from kivy.clock import Clock
 from kivy.metrics import dp
 from kivy.properties import BooleanProperty, ListProperty, NumericProperty, StringProperty
 from kivy.uix.label import Label
-from kivy.uix.modalview import ModalView
 from kivy.uix.screenmanager import Screen
 from kivy.uix.widget import Widget
 
@@ -37,17 +35,14 @@ from companion.describe import Described, Dialog, Group
 from hardware.buttons import Confirm, Target
 from ui import board as _board  # noqa: F401  (registers MarketOrBoard for table.kv)
 from ui import banker, theme
-from ui.widgets import BigButton, Stepper
+from ui.screens.choice_dialogs import CasinoDialog, ChoiceView, FieldsDialog, OrderDialog
+from ui.widgets import BigButton, app
 
 ORDER = {Group.DICE: 0, Group.TRADE: 1, Group.CREDIT: 2, Group.CASINO: 3, Group.SETUP: 4, Group.TURN: 5, Group.CORRECTION: 6}
 """The order of the action buttons after the usual one."""
 
 PER_VALUE = ("roll", "pick", "draw")
 """Choices shown as one button per allowed value (the die's faces, the packages, the companies)."""
-
-
-def app() -> Any:
-    return App.get_running_app()
 
 
 def tap_name(d: Described, value: Any = None) -> str:
@@ -71,17 +66,6 @@ class ChoiceButton(BigButton):
     """One of the legal actions; ``stands_for`` is the choice and value it was made from (None: no choice)."""
 
     stands_for: tuple[Choice, Any] | None = None
-
-
-class ChoiceView(ModalView):
-    """A dialog for one choice: buttons or steppers built from the choice's limits, then OK."""
-
-    title = StringProperty("")
-    hint = StringProperty("")
-    ok_text = StringProperty("")
-    columns = NumericProperty(1)
-    ready = BooleanProperty(True)
-    has_ok = BooleanProperty(True)
 
 
 class TableScreen(Screen):
@@ -342,7 +326,7 @@ class TableScreen(Screen):
             view.ids.rows.add_widget(button)
         view.open()
 
-    def _chosen(self, view: ModalView, d: Described, value: Any, *_: Any) -> None:
+    def _chosen(self, view: ChoiceView, d: Described, value: Any, *_: Any) -> None:
         view.dismiss()
         self.choose(d, value)
 
@@ -383,99 +367,3 @@ class PlayerRow(Label):
     colour = ListProperty(list(theme.BUTTON))
     current = BooleanProperty(False)
     tap_id = StringProperty("")
-
-
-class FieldsDialog(ChoiceView):
-    """A choice with several parameters: one stepper per parameter over its allowed values (e.g. a real card)."""
-
-    def __init__(self, d: Described, act: Callable[[dict[str, Any]], None], **kwargs: Any) -> None:
-        super().__init__(title=d.label, **kwargs)
-        self.described, self._act = d, act
-        a = app()
-        self.steppers: dict[str, Stepper] = {}
-        for name, options in d.fields.items():
-            stepper = Stepper(tap_id=f"dialog:{name}", values=[o.value for o in options],
-                              labels=[theme.printable(f"{name}: {o.label}") for o in options])
-            self.steppers[name] = stepper
-            self.ids.rows.add_widget(stepper)
-        self.ready = bool(self.steppers)
-        self.ok_text = a.t(a.lang, "ui.ok")
-
-    def confirm(self) -> None:
-        self.dismiss()
-        self._act(self.described.action({name: s.value for name, s in self.steppers.items()}))
-
-
-class OrderDialog(ChoiceView):
-    """The order of play by hand (§5, T12): tap the players in their order."""
-
-    def __init__(self, d: Described, act: Callable[[dict[str, Any]], None], **kwargs: Any) -> None:
-        a = app()
-        super().__init__(title=d.label, hint=a.t(a.lang, "ui.table.order_hint"), columns=2, **kwargs)
-        self.described, self._act = d, act
-        self.order: list[int] = []
-        table = a.session.table
-        self.names = [p.name for p in table.state.players]
-        self.buttons: list[BigButton] = []
-        for seat, name in enumerate(self.names):
-            button = BigButton(tap_id=f"order:{seat}", text=name, size_hint_y=None, height=a.unit * theme.TARGET)
-            button.bind(on_release=lambda *_, s=seat: self.pick(s))
-            self.buttons.append(button)
-            self.ids.rows.add_widget(button)
-        self.ready = False
-
-    def pick(self, seat: int) -> None:
-        if seat in self.order:
-            self.order.remove(seat)
-        else:
-            self.order.append(seat)
-        for s, button in enumerate(self.buttons):
-            place = self.order.index(s) + 1 if s in self.order else None
-            button.text = self.names[s] if place is None else f"{place}. {self.names[s]}"
-            button.colour = list(theme.PRIMARY if place else theme.BUTTON)
-        self.ready = len(self.order) == len(self.names)
-
-    def confirm(self) -> None:
-        self.dismiss()
-        self._act(self.described.action({"order": list(self.order)}))
-
-
-class CasinoDialog(ChoiceView):
-    """The casino bet (§7.3, T9): the stake on a stepper within the choice's limits, then 1 to 3 numbers."""
-
-    def __init__(self, d: Described, act: Callable[[dict[str, Any]], None], **kwargs: Any) -> None:
-        a = app()
-        super().__init__(title=d.label, columns=6, **kwargs)
-        self.described, self._act = d, act
-        stakes = d.fields.get("stake", ())
-        self.stake = Stepper(tap_id="casino:stake", values=[o.value for o in stakes], labels=[o.label for o in stakes])
-        self.allowed = [sorted(o.value) for o in d.fields.get("numbers", ())]
-        self.calls = {tuple(sorted(o.value)): o.label for o in d.fields.get("numbers", ())}  # what each call pays
-        self.most = max((len(v) for v in self.allowed), default=3)
-        self.numbers: list[int] = []
-        self.stake_hint = self.hint = a.t(a.lang, "ui.table.stake")
-        holder = self.ids.rows
-        holder.cols = 6
-        self.number_buttons: dict[int, BigButton] = {}
-        for n in sorted({n for v in self.allowed for n in v}):
-            button = BigButton(tap_id=f"casino:number:{n}", text=str(n), size_hint_y=None, height=a.unit * theme.TARGET)
-            button.bind(on_release=lambda *_, n=n: self.toggle(n))
-            self.number_buttons[n] = button
-            holder.add_widget(button)
-        # the stake stepper above the numbers, the whole width
-        self.ids.rows.parent.parent.add_widget(self.stake, index=2)
-        self.ready = False
-
-    def toggle(self, n: int) -> None:
-        if n in self.numbers:
-            self.numbers.remove(n)
-        elif len(self.numbers) < self.most:
-            self.numbers.append(n)
-        for m, button in self.number_buttons.items():
-            button.colour = list(theme.SELECTED if m in self.numbers else theme.BUTTON)
-        self.ready = sorted(self.numbers) in self.allowed
-        self.hint = self.calls.get(tuple(sorted(self.numbers)), self.stake_hint)  # "1, 5 — 3 × the stake"
-
-    def confirm(self) -> None:
-        self.dismiss()
-        self._act(self.described.action({"stake": self.stake.value, "numbers": sorted(self.numbers)}))
