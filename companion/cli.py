@@ -19,11 +19,10 @@ from typing import Any, NoReturn, Sequence
 from companion import backup, bots, console, log, registry
 from companion.actions import Rejection
 from companion.correction import Reason
-from companion.game import Game
 from companion.journal import Journal, JournalError, default_path
 from companion.messages import LANGUAGES
 from companion.ruleset import SetupError
-from companion.table import Outcome, Table
+from companion.table import LineRefused, Outcome, Table, check_line
 
 from companion.text import choices_text, decode_line, parse_json, render_state, typed_number, utf8
 
@@ -611,14 +610,13 @@ def cmd_import(args: argparse.Namespace) -> int:
     data = _read_json(args.file)
     if not isinstance(data, dict) or not isinstance(data.get("setup"), dict) or not isinstance(data.get("actions"), list):
         raise UsageError(f"{args.file} is not an exported game (it needs 'setup' and 'actions')")
-    game = Game(data["setup"])
-    for number, action in enumerate(data["actions"], 1):
-        rejection = game.check(action)
-        if rejection is not None:
-            raise UsageError(f"{args.file}: action {number} is not legal: {rejection.message(args.lang)}; nothing was imported")
-        game.apply_trusted(action)
+    try:
+        snapshots = check_line(data["setup"], data["actions"])
+    except LineRefused as refused:
+        raise UsageError(f"{args.file}: action {refused.number} is not legal: "
+                         f"{refused.rejection.message(args.lang)}; nothing was imported") from None
     with Journal.open(args.db or default_path()) as journal:
-        game_id = journal.import_game(data)
+        game_id = journal.import_game(data, snapshots=snapshots)
         journal.set_last_game(game_id)
     print(f"imported as game {game_id} ({len(data['actions'])} actions)")
     return 0

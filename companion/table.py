@@ -31,7 +31,7 @@ import random
 import secrets
 from concurrent.futures import Future
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping, TypeVar
+from typing import Any, Callable, Mapping, Sequence, TypeVar
 
 from companion.actions import Action, Choice, Rejection
 from companion.correction import correction
@@ -48,6 +48,39 @@ T = TypeVar("T")
 
 SNAPSHOT_EVERY = 25
 """A snapshot every so many actions keeps opening and undoing flat in the game's length."""
+
+
+class LineRefused(ValueError):
+    """An action of a line to import is not legal: its ``number`` (from 1) and the engine's ``rejection``."""
+
+    def __init__(self, number: int, rejection: Rejection) -> None:
+        super().__init__(f"action {number} is not legal: {rejection.message()}")
+        self.number, self.rejection = number, rejection
+
+
+def check_line(setup: dict[str, Any], actions: Sequence[Any]) -> dict[int, dict[str, Any]]:
+    """Check every action of a line in order, as opening a game does, and return the snapshots a
+    table keeps along it (the state after every :data:`SNAPSHOT_EVERY` actions), for
+    :meth:`Journal.import_game`. Raises :class:`LineRefused` at the first illegal action.
+
+    >>> line = [{"type": "set_order", "order": [1, 0]}]
+    >>> check_line({"ruleset": "tozsde", "players": ["Anna", "Béla"]}, line)
+    {}
+    >>> check_line({"ruleset": "tozsde", "players": ["Anna", "Béla"]}, line * 2)
+    Traceback (most recent call last):
+    ...
+    companion.table.LineRefused: action 2 is not legal: ...
+    """
+    game = Game(setup)
+    snapshots: dict[int, dict[str, Any]] = {}
+    for number, action in enumerate(actions, 1):
+        rejection = game.check(action)
+        if rejection is not None:
+            raise LineRefused(number, rejection)
+        game.apply_trusted(action)
+        if number % SNAPSHOT_EVERY == 0:
+            snapshots[number] = game.state.to_json()
+    return snapshots
 
 
 @dataclass

@@ -267,6 +267,35 @@ def test_export_import_round_trip(ruleset, db, tmp_path, capsys):
 
 
 @pytest.mark.parametrize("ruleset", RULESETS)
+def test_an_imported_game_keeps_snapshots_as_one_played_here(ruleset, db, tmp_path, capsys):
+    """Opening and undoing an imported game start from its last snapshot, not from its first action."""
+    from companion.journal import Journal
+    from companion.table import SNAPSHOT_EVERY, check_line
+
+    actions = bot_actions(ruleset, 5, 2 * SNAPSHOT_EVERY + 7)
+    data = {"format": "companion-game", "version": 1, "ruleset": ruleset, "name": None,
+            "setup": setup_of(ruleset), "actions": actions}
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    status, out, err = run(capsys, "--db", db, "import", path)
+    assert status == 0, err
+    with Journal.open(db, readonly=True) as journal:
+        stored = journal.read_game(1)
+        assert stored.snapshot is not None and stored.snapshot[0] == 2 * SNAPSHOT_EVERY
+        assert len(stored.tail) == 7 and not stored.warnings
+    table = Table.open(db)
+    assert table.damage is None and not table.warnings
+    assert table.undo().accepted  # rebuilt from the snapshot after 50 actions
+    replayed = Game(data["setup"])
+    for action in actions[:-1]:
+        replayed.apply(action)
+    assert table.state.to_json() == replayed.state.to_json()
+    table.close()
+    with Journal.open(db) as journal, pytest.raises(Exception, match="a snapshot after 999 actions"):
+        journal.import_game(data, snapshots={999: check_line(data["setup"], actions)[SNAPSHOT_EVERY]})
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
 def test_import_refuses_an_illegal_game(ruleset, db, tmp_path, capsys):
     actions = bot_actions(ruleset, 7, 10)
     data = {"format": "companion-game", "version": 1, "ruleset": ruleset, "name": None, "setup": setup_of(ruleset)}

@@ -24,6 +24,7 @@ from companion import bots
 from companion.correction import Reason, check, correction
 from companion.game import Game
 from companion.journal import EXPORT_FORMAT, EXPORT_VERSION, Journal
+from companion.table import check_line
 
 NAMES = {"tozsde": ["Anna", "Béla", "Cecília", "Dénes"], "boerse": ["Anna", "Bernd", "Clara", "Dieter"]}
 COLOURS = ["red", "blue", "green", "yellow", "purple", "orange"]
@@ -59,6 +60,6 @@ def played_game(db: str | os.PathLike[str], ruleset: str, **kwargs: Any) -> int:
         game_id = journal.import_game({
             "format": EXPORT_FORMAT, "version": EXPORT_VERSION, "ruleset": ruleset,
             "setup": game.setup, "actions": list(game.actions),
-        })
+        }, snapshots=check_line(game.setup, game.actions))  # snapshots, as a game played here has
         journal.set_last_game(game_id)
     return game_id

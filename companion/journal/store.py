@@ -1343,12 +1343,16 @@ class Journal:
                 raise bad(f"actions[{i}]", f"must be an object, got {_type_name(action)}")
         return ruleset, name, setup, actions
 
-    def import_game(self, data: dict[str, Any], source: str = "import") -> int:
+    def import_game(
+        self, data: dict[str, Any], source: str = "import", snapshots: dict[int, dict[str, Any]] | None = None
+    ) -> int:
         """Create a new game from an :meth:`export_game` dict; return its id.
 
         The shape is validated first; the game and all its actions are
         written, hash-chained, in one transaction, and the new game becomes
-        the last game.
+        the last game. ``snapshots`` (the engine state after so many actions,
+        see :func:`companion.table.check_line`) are stored with it, so the
+        imported game opens and undoes as quickly as one played here.
 
         Example::
 
@@ -1366,6 +1370,12 @@ class Journal:
             entry_hash = entry_link(entry_hash, i, "action", text, source, at)
             line_rows.append((i, text, line_hash))
             entry_rows.append((i, text, entry_hash))
+        snapshot_rows: list[tuple[int, str, bytes]] = []
+        for length, state in sorted((snapshots or {}).items()):
+            if not (is_whole_number(length) and 1 <= length <= len(texts)):
+                raise JournalError(f"cannot import game: a snapshot after {length!r} actions, of {len(texts)}")
+            state_json = _dumps(_require_dict(state, "snapshot state"), "snapshot state")
+            snapshot_rows.append((length, state_json, snapshot_hash(line_rows[length - 1][2], state_json)))
         with self._writing("import a game") as conn:
             game_id = self._insert_game(conn, ruleset, setup_json, name, at)
             conn.executemany(
@@ -1376,6 +1386,10 @@ class Journal:
             conn.executemany(
                 "INSERT INTO line (game_id, idx, action, hash) VALUES (?, ?, ?, ?)",
                 ((game_id, i, text, h) for i, text, h in line_rows),
+            )
+            conn.executemany(
+                "INSERT INTO snapshots (game_id, idx, state, hash) VALUES (?, ?, ?, ?)",
+                ((game_id, idx, state, h) for idx, state, h in snapshot_rows),
             )
         return game_id
 
