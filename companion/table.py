@@ -404,13 +404,23 @@ class Table:
         """
         return self.submit(correction(player, cash=cash, shares=shares, reason=reason), source)
 
+    @property
+    def app_deals(self) -> bool:
+        """Whether the app may make the actions of chance: not when the setup says the people draw
+        the Tőzsde companies from the real cards (``"draw_by": "cards"``, §6, T2); then each draw
+        is entered as the card shows it."""
+        return self.game.setup.get("draw_by") != "cards"
+
     def deal_chance(self, source: str = "app") -> Outcome | None:
         """Make the action of chance the rules ask for now (a deck shuffle, a company drawn from the
         face-down pile) with a secure random source.
 
-        Returns None when there is none to make. The result enters the log
+        Returns None when there is none to make, or when the people draw it
+        from the real cards (:attr:`app_deals`). The result enters the log
         like any action, so replay needs no random generator (C2).
         """
+        if not self.app_deals:
+            return None
         action = self.game.rules.chance_action(self.game.state, random.SystemRandom())
         return None if action is None else self.submit(action, source)
 

@@ -158,12 +158,14 @@ class Target:
     value: Any = None
 
     @classmethod
-    def of(cls, d: Described) -> Target:
+    def of(cls, d: Described, deals: bool = True) -> Target:
+        """What confirm does with ``d``; ``deals`` is False when the table makes no action of chance
+        (the companies are drawn from the real cards: the banker enters each on the screen)."""
         kind = d.choice.type
         if kind == "roll":
             return cls(d, Confirm.ROLL)
         if kind in CHANCE:
-            return cls(d, Confirm.DEAL)
+            return cls(d, Confirm.DEAL if deals else Confirm.SCREEN)
         if d.dialog is not None:
             return cls(d, Confirm.SCREEN)
         if d.param is None:
@@ -179,6 +181,8 @@ class Picture:
     choices: tuple[Described, ...] = ()
     selected: int = 0
     current: int | None = None
+    deals: bool = True
+    """Whether the table makes the actions of chance itself (:attr:`companion.table.Table.app_deals`)."""
 
     @property
     def choice(self) -> Described | None:
@@ -187,7 +191,7 @@ class Picture:
     @property
     def target(self) -> Target | None:
         """What confirm takes now (None: there is no choice)."""
-        return None if not self.choices else Target.of(self.choices[self.selected])
+        return None if not self.choices else Target.of(self.choices[self.selected], self.deals)
 
 
 @dataclass(frozen=True)
@@ -322,7 +326,8 @@ class ButtonPanel:
                 selected = before.selected
             else:
                 selected = next((i for i, d in enumerate(choices) if d.usual), 0)
-            picture = self._picture = Picture(choices, selected, current if isinstance(current, int) else None)
+            picture = self._picture = Picture(choices, selected, current if isinstance(current, int) else None,
+                                              bool(getattr(self.table, "app_deals", True)))
         self._tell(picture)
 
     # -- on gpiozero's thread ---------------------------------------------------------

@@ -621,3 +621,17 @@ def test_undo_leaves_turn_when_the_last_action_was_not_the_current_players_own(d
             seen["within the turn"] += 1
     assert all(seen.values()), seen
     table.close()
+
+
+def test_with_the_real_cards_the_table_draws_no_company(tmp_path):
+    """§6, T2: "draw_by": "cards" — the people draw the companies and enter them; the table never deals."""
+    table = Table.new({"ruleset": "tozsde", "players": ["Anna", "Béla"], "draw_by": "cards"}, tmp_path / "g.db")
+    assert not table.app_deals
+    assert table.submit({"type": "set_order", "order": [1, 0]}).accepted
+    assert table.deal_chance() is None and table.length == 1
+    assert any(c.type == "draw" for c in table.legal_actions())  # entered as the card shows it
+    assert table.submit({"type": "draw", "player": 1, "company": "7"}).accepted
+    table.close()
+    by_app = Table.new({"ruleset": "tozsde", "players": ["Anna", "Béla"]}, tmp_path / "h.db")
+    assert by_app.app_deals
+    by_app.close()

@@ -205,6 +205,29 @@ def test_confirm_takes_the_usual_choice_next_and_previous_move_the_selection(
         table.close()
 
 
+def test_with_the_real_cards_confirm_never_draws_a_company_at_random(tmp_path: Path) -> None:
+    """§6, T2: when the people draw the companies from the real cards, the banker enters each on the
+    screen; the buttons' confirm says so instead of letting the table draw one at random."""
+    from companion.table import Table
+
+    table = Table.new({"ruleset": "tozsde", "players": ["Anna", "Béla"], "draw_by": "cards"}, tmp_path / "g.db")
+    assert not table.app_deals and table.submit({"type": "set_order", "order": [0, 1]}).accepted
+    clock = FakeClock()
+    panel = panel_for(table, {5: Binding(A.CONFIRM)}, clock)
+    presses: list[Pressed] = []
+    panel.subscribe(lambda e: presses.append(e) if isinstance(e, Pressed) else None)
+    try:
+        assert panel.picture.choice is not None and panel.picture.choice.choice.type == "draw"
+        clean_press(panel, clock, 5)
+        assert presses[-1].outcome is None and presses[-1].said is not None
+        assert presses[-1].said.key == "buttons.needs_screen"
+        table.process_pending(timeout=0.1)
+        assert table.length == 1 and table.deal_chance() is None  # nothing drawn, by the button or the table
+    finally:
+        panel.close()
+        table.close()
+
+
 def test_no_buttons_configured_touches_no_gpio(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.setitem(sys.modules, "gpiozero", None)  # importing it would fail
     monkeypatch.setattr("hardware.buttons.lgpio_factory", lambda: pytest.fail("a pin factory was made"))
