@@ -471,7 +471,7 @@ def cmd_deal(args: argparse.Namespace) -> int:
     try:
         outcome = table.deal_chance("app")
         if outcome is None:
-            outcome = Outcome(False, rejection=Rejection("nothing_to_deal"), source="app")
+            outcome = Outcome(False, rejection=table.no_deal(), source="app")
         return _report(outcome, args.lang, args.json)
     finally:
         table.close()

@@ -411,6 +411,10 @@ class Table:
         is entered as the card shows it."""
         return self.game.setup.get("draw_by") != "cards"
 
+    def no_deal(self) -> Rejection:
+        """Why :meth:`deal_chance` made nothing: the real cards are drawn in this game, or nothing is due."""
+        return Rejection("nothing_to_deal" if self.app_deals else "drawn_from_cards")
+
     def deal_chance(self, source: str = "app") -> Outcome | None:
         """Make the action of chance the rules ask for now (a deck shuffle, a company drawn from the
         face-down pile) with a secure random source.
@@ -535,7 +539,7 @@ class Table:
                 elif kind == "redo":
                     outcome = self.redo(source)
                 elif kind == "deal":
-                    outcome = self.deal_chance(source) or Outcome(False, rejection=Rejection("nothing_to_deal"), source=source)
+                    outcome = self.deal_chance(source) or Outcome(False, rejection=self.no_deal(), source=source)
                 else:
                     outcome = self.submit(payload, source)
             except BaseException as error:  # whatever escapes (an unforeseen fault): the waiting thread must still hear

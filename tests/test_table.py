@@ -623,12 +623,19 @@ def test_undo_leaves_turn_when_the_last_action_was_not_the_current_players_own(d
     table.close()
 
 
+def applied_now(table, future):
+    table.process_pending(timeout=1)
+    return future.result(timeout=0)
+
+
 def test_with_the_real_cards_the_table_draws_no_company(tmp_path):
     """§6, T2: "draw_by": "cards" — the people draw the companies and enter them; the table never deals."""
     table = Table.new({"ruleset": "tozsde", "players": ["Anna", "Béla"], "draw_by": "cards"}, tmp_path / "g.db")
     assert not table.app_deals
     assert table.submit({"type": "set_order", "order": [1, 0]}).accepted
     assert table.deal_chance() is None and table.length == 1
+    assert table.no_deal().message("en") == "In this game the companies are drawn from the real cards: enter the card drawn."
+    assert applied_now(table, table.enqueue_deal("button")).rejection.code == "drawn_from_cards"
     assert any(c.type == "draw" for c in table.legal_actions())  # entered as the card shows it
     assert table.submit({"type": "draw", "player": 1, "company": "7"}).accepted
     table.close()
