@@ -144,7 +144,3 @@ def compile_package(folder: Path) -> list[Path]:
         mo.write_bytes(compile_po(po.read_bytes(), po.parent.parent.name))
         written.append(mo)
     return written
-
-
-def package_folder(package: str) -> Traversable:
-    return resources.files(package)

@@ -48,7 +48,17 @@ import serial
 from serial.tools import list_ports
 
 from hardware.config import DieConfig
-from hardware.protocol import Battery, Face, Hello, LineSplitter, NotProtocol, Rolling, Sequence, parse
+from hardware.protocol import (
+    PROTOCOL_VERSION,
+    Battery,
+    Face,
+    Hello,
+    LineSplitter,
+    NotProtocol,
+    Rolling,
+    Sequence,
+    parse,
+)
 from hardware.texts import Said
 
 log = logging.getLogger(__name__)
@@ -313,8 +323,8 @@ class SerialDie:
             self._set(replace(status, state=DieState.ROLLING))
         elif isinstance(message, Hello):
             self._sequence.restart()
-            if message.version != 1:
-                log.warning("die speaks protocol version %s; version 1 is read", message.version)
+            if message.version != PROTOCOL_VERSION:
+                log.warning("die speaks protocol version %s; version %s is read", message.version, PROTOCOL_VERSION)
             self._set(replace(status, name=message.name))
         else:
             self._set(replace(status, battery=message.percent))

@@ -21,7 +21,7 @@ from kivy.properties import BooleanProperty, NumericProperty, ObjectProperty, St
 from kivy.uix.screenmanager import NoTransition, ScreenManager
 
 from companion import messages
-from ui import texts, theme
+from ui import errors, texts, theme
 from ui.session import Session
 from ui.settings import Display, Settings
 
@@ -144,8 +144,6 @@ class CompanionApp(App):
 
         self.service = ServiceNotifier()
         self.service.start()
-        from ui import errors
-
         self.faults = errors.install(self)  # a fault in the screen's code is a sentence, not the app's end
         return self.manager
 
@@ -241,8 +239,6 @@ class CompanionApp(App):
             self._say()
             self.redraw()
         except Exception as error:  # what changed is saved already: say that the screen failed to show it
-            from ui import errors
-
             errors.report(self, error)
         table = self.session.table
         finished = table is not None and table.state.finished

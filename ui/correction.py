@@ -22,8 +22,6 @@ from companion.correction import Limits, Reason, limits, reason_text
 from ui import theme
 from ui.widgets import BigButton, Stepper, app
 
-CASH_STEPS = (1000, 100, 10)
-
 
 class CashStepper(BoxLayout):
     """Cash in coarse and fine steps, from 0 to ``most`` (−1 for no limit: Tőzsde's Exchange pays any amount)."""

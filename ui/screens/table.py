@@ -254,8 +254,7 @@ class TableScreen(Screen):
         # Each button is kept by its tap id, shown or not: the dice row, "End the turn" and the like
         # come back turn after turn with their texts drawn already. Drawing a label's text again,
         # and making a widget, is what costs a frame; putting kept ones in order is cheap.
-        buttons = [self._made.get(spec["tap_id"]) or self._made.setdefault(spec["tap_id"], self._button())
-                   for spec in wanted]
+        buttons = [self._kept_button(spec["tap_id"]) for spec in wanted]
         for button, spec in zip(buttons, wanted):
             width = spec.pop("width")
             for name, value in spec.items():
@@ -270,10 +269,12 @@ class TableScreen(Screen):
             self._buttons = buttons
         self.show_selection()
 
-    @staticmethod
-    def _button() -> ChoiceButton:
-        button = ChoiceButton()
-        button.bind(on_release=lambda b: b.run())
+    def _kept_button(self, tap_id: str) -> ChoiceButton:
+        """The action button kept for ``tap_id``, made the first time it is wanted."""
+        button = self._made.get(tap_id)
+        if button is None:
+            button = self._made[tap_id] = ChoiceButton()
+            button.bind(on_release=lambda b: b.run())
         return button
 
     def show_selection(self) -> None:
