@@ -60,6 +60,8 @@ def scenes() -> dict[str, Callable[[Any], None]]:
 
     tozsde = {"ruleset": "tozsde", "players": ["Anna", "Béla", "Csaba", "Dóra"],
               "colours": ["red", "blue", "green", "yellow"], "order_by": "rolloff", "draw_by": "app"}
+    six = {**tozsde, "players": ["Anna", "Béla", "Csaba", "Dóra", "Endre", "Fruzsina"],
+           "colours": ["red", "blue", "green", "yellow", "purple", "orange"]}
     boerse = {"ruleset": "boerse", "players": ["Anna", "Bernd", "Clara"], "colours": ["red", "blue", "purple"],
               "first_player": 1}
 
@@ -89,6 +91,10 @@ def scenes() -> dict[str, Callable[[Any], None]]:
 
     def table_tozsde(app: Any) -> None:
         _play(app, tozsde, 60, 7)
+        app.manager.current = "table"
+
+    def table_tozsde_six(app: Any) -> None:  # the most players Tőzsde takes: their rows in two columns
+        play_until(app, six, 3, lambda t: t.length >= 90 and t.actions(-1)[0]["type"] == "roll")
         app.manager.current = "table"
 
     def table_tozsde_order(app: Any) -> None:
@@ -175,7 +181,7 @@ def scenes() -> dict[str, Callable[[Any], None]]:
     return {
         "start": start, "settings": settings, "new-tozsde": new_tozsde, "new-boerse": new_boerse,
         "new-boerse-options": new_options, "names": names,
-        "table-tozsde": table_tozsde, "table-tozsde-order": table_tozsde_order,
+        "table-tozsde": table_tozsde, "table-tozsde-six": table_tozsde_six, "table-tozsde-order": table_tozsde_order,
         "table-tozsde-casino": table_tozsde_casino, "table-tozsde-debt": table_tozsde_debt, "pin": pin,
         "table-boerse": table_boerse,
         "table-boerse-buttons": table_boerse_buttons,

@@ -19,6 +19,12 @@ LINES_PER_SCREEN = 24
 TARGET = 2.6
 """A button's height in units."""
 
+SAID_ROOM = 3.7
+"""The height kept for what just happened on the table screen, in units: three lines of its text."""
+
+LINE = 1.22
+"""A line of text is this many times its font size high (Roboto, as Kivy lays it out)."""
+
 BIG = 1.5
 HUGE = 2.0
 SMALL = 0.8

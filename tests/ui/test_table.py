@@ -318,3 +318,44 @@ def test_the_dice_row_comes_back_as_the_same_buttons_turn_after_turn(app: Any) -
     frames()
     assert [find(f"act:roll:{n}") for n in range(1, 7)] == dice
     assert retexted == []  # they stood for nothing else meanwhile: their texts were not drawn again
+
+
+def rows_fit(count: int) -> list[Any]:
+    """The players' rows on screen, each checked: its text within its row."""
+    rows = [find(f"player:{seat}") for seat in range(count)]
+    for row in rows:
+        assert row.texture_size[1] <= row.height and row.texture_size[0] <= row.width, (row.text, row.size, row.texture_size, row.font_size)
+    return rows
+
+
+def test_six_players_are_all_shown_in_two_columns_on_the_7_inch_display(app: Any) -> None:
+    """Every player's cash, fortune and shares readable at 800×480 with Tőzsde's most players (§2):
+    six rows of two lines would overlap, so the rows stand in two columns of three lines."""
+    names = ["Anna", "Béla", "Csaba", "Dóra", "Endre", "Fruzsina"]
+    t = new_game_dealt(app, {"ruleset": "tozsde", "players": names, "draw_by": "app"})
+    rows = rows_fit(6)
+    assert rows[0].parent.cols == 2 and rows[0].font_size >= app.unit * 0.75
+    assert rows[0].text.count("\n") == 2 and "Rubin" not in rows[0].text  # the amounts without the currency
+    assert str(t.state.players[0].cash // 1000) in rows[0].text
+    new_game_dealt(app, {"ruleset": "tozsde", "players": names[:4], "draw_by": "app"})  # one column: the rows as wide as they were
+    rows = rows_fit(4)
+    assert rows[0].parent.cols == 1 and rows[0].font_size >= app.unit * 0.85 * 0.9 and "Rubin" in rows[0].text
+
+
+def test_what_just_happened_has_room_for_three_lines_and_the_rows_keep_their_size(app: Any) -> None:
+    """A roll that pays rent says three lines (moved, paid, the exchange): they fit the room kept for
+    what just happened, so no row above moves (nothing is laid out or drawn again); a longer sentence
+    still gets all its lines and the rows give way."""
+    new_game_dealt(app, {"ruleset": "tozsde", "players": ["Anna", "Béla", "Csaba", "Dóra"], "draw_by": "app"})
+    screen = app.manager.get_screen("table")
+    said, row = screen.ids.said, find("player:0")
+    screen.said_text = "one"
+    frames()
+    before = tuple(row.size)
+    screen.said_text = "one\ntwo\nthree"
+    frames()
+    assert tuple(row.size) == before and said.texture_size[1] <= said.height, (said.texture_size, said.font_size, said.height)
+    screen.said_text = "one\ntwo\nthree\nfour\nfive"
+    frames()
+    assert said.texture_size[1] <= said.height and tuple(row.size) != before
+    rows_fit(4)

@@ -44,6 +44,35 @@ ORDER = {Group.DICE: 0, Group.TRADE: 1, Group.CREDIT: 2, Group.CASINO: 3, Group.
 PER_VALUE = ("roll", "pick", "draw")
 """Choices shown as one button per allowed value (the die's faces, the packages, the companies)."""
 
+ROW_FONT = 0.85
+"""The players' rows' text size in units, where it fits."""
+
+ROW_PAD = 0.2
+"""Room above and below a player's text, in units."""
+
+
+def fit_players(count: int, height: float, unit: float, spacing: float) -> tuple[int, float]:
+    """The columns and the font size (px) for ``count`` players' rows in ``height`` px.
+
+    One column of two-line rows (name, cash and fortune; shares) while their text
+    is at least 9/10 of its usual size; else two columns of three-line rows
+    (name; cash and fortune; shares) if that lets the text be larger. Either way
+    the text fits its row, up to its usual size. Six players on the 7-inch
+    display take two columns:
+
+    >>> [(columns, round(font, 1)) for columns, font in (fit_players(n, 188, 20, 3) for n in (2, 4, 6))]
+    [(1, 17.0), (1, 16.7), (2, 15.5)]
+    """
+    def font(rows: int, lines: int) -> float:
+        row = (height - (rows - 1) * spacing) / rows
+        return min(unit * ROW_FONT, max(row - unit * ROW_PAD, 0) / (lines * theme.LINE))
+
+    one = font(max(count, 1), 2)
+    if count < 2 or one >= unit * ROW_FONT * 0.9:
+        return 1, one
+    two = font((count + 1) // 2, 3)
+    return (2, two) if two > one else (1, one)
+
 
 def tap_name(d: Described, value: Any = None) -> str:
     """The test name of an action button: ``act:<type>[:<fixed values>][:<value>]``, e.g. ``act:buy:7``."""
@@ -73,6 +102,9 @@ class TableScreen(Screen):
     turn_colour = ListProperty(list(theme.BUTTON))
     roll_text = StringProperty("")
     market_note = StringProperty("")
+    players_key = StringProperty("")
+    """What the numbers in the players' rows are (cash · fortune · shares)."""
+    player_columns = NumericProperty(1)
     said_text = StringProperty("")
     said_colour = ListProperty(list(theme.TEXT))
     can_redo = BooleanProperty(False)
@@ -83,8 +115,9 @@ class TableScreen(Screen):
         super().__init__(**kwargs)
         app().on_redraw(self.refresh)
         self._dealing = False
-        self._header: Label | None = None
         self._player_rows: list[PlayerRow] = []
+        self._players_shown: tuple[dict[str, Any], list[str]] | None = None
+        self.ids.player_rows.bind(height=self._players_resized)
         self._cells: list[Label] = []
         self._buttons: list[ChoiceButton] = []
         self._made: dict[str, ChoiceButton] = {}  # every action button made, by its tap id
@@ -140,25 +173,32 @@ class TableScreen(Screen):
 
     def _draw_players(self, view: dict[str, Any], colours: list[str]) -> None:
         a = app()
-        box = self.ids.players
         lang = a.lang
         current = view["turn"]["player"]
-        if self._header is None:
-            self._header = Label(font_size=a.unit * 0.8, color=theme.MUTED, halign="left", valign="middle",
-                                 size_hint_y=None, height=a.unit * 1.2)
-            self._header.bind(width=_wrap_to_width)
-            box.add_widget(self._header)
-        self._header.font_size, self._header.height = a.unit * 0.8, a.unit * 1.2
-        self._header.text = f"{a.t(lang, 'ui.table.cash')} · {a.t(lang, 'ui.table.fortune')} · {a.t(lang, 'ui.table.shares')}"
-        rows = reuse(box, self._player_rows, len(view["players"]), PlayerRow)
+        self._players_shown = view, colours
+        self.players_key = f"{a.t(lang, 'ui.table.cash')} · {a.t(lang, 'ui.table.fortune')} · {a.t(lang, 'ui.table.shares')}"
+        grid = self.ids.player_rows
+        columns, font = fit_players(len(view["players"]), grid.height, a.unit, grid.spacing[1])
+        self.player_columns = columns
+        rows = reuse(grid, self._player_rows, len(view["players"]), PlayerRow)
         for row, p in zip(rows, view["players"]):
             shares = " ".join(f"{c}×{n}" for c, n in p["shares"].items() if n) or "—"
-            credit = f" · {a.t(lang, 'ui.table.credit')} {a.money(p['credit'])}" if p["credit"] else ""
             out = f" ({a.t(lang, 'ui.table.out')})" if p["status"] == "out" else ""
-            row.text = f"[b]{p['name']}[/b]{out}  {a.money(p['cash'])} · {a.money(p['fortune'])}{credit}\n{shares}"
+            if columns == 1:
+                credit = f" · {a.t(lang, 'ui.table.credit')} {a.money(p['credit'])}" if p["credit"] else ""
+                row.text = f"[b]{p['name']}[/b]{out}  {a.money(p['cash'])} · {a.money(p['fortune'])}{credit}\n{shares}"
+            else:  # half the width: the amounts without the currency, which the game's other amounts show
+                credit = f" · {a.t(lang, 'ui.table.credit')} {a.number(p['credit'])}" if p["credit"] else ""
+                row.text = f"[b]{p['name']}[/b]{out}\n{a.number(p['cash'])} · {a.number(p['fortune'])}{credit}\n{shares}"
+            row.font_size = font
             row.colour = list(theme.figure(colours[p["seat"]] if p["seat"] < len(colours) else None))
             row.current = p["seat"] == current
             row.tap_id = f"player:{p['seat']}"
+
+    def _players_resized(self, grid: Widget, height: float) -> None:
+        """The rows' room changed (the window, or a long sentence below): fit them again."""
+        if self._players_shown is not None and self.manager is not None:
+            self._draw_players(*self._players_shown)
 
     def _draw_market(self, view: dict[str, Any]) -> None:
         a = app()
