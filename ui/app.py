@@ -21,7 +21,7 @@ from kivy.properties import BooleanProperty, NumericProperty, ObjectProperty, St
 from kivy.uix.screenmanager import NoTransition, ScreenManager
 
 from companion import messages
-from ui import errors, texts, theme
+from ui import errors, measure, texts, theme
 from ui.session import Session
 from ui.settings import Display, Settings
 
@@ -119,6 +119,7 @@ class CompanionApp(App):
 
     # -- building ----------------------------------------------------------------
     def build(self) -> Screens:
+        measure.install()  # each text's width measured once per font, not on every redraw
         texts.load()
         load_kv(*COMMON_KV)
         Window.clearcolor = theme.BACKGROUND

@@ -8,7 +8,40 @@ import importlib
 import pytest
 
 
-@pytest.mark.parametrize("name", ["ui.settings", "ui.session", "ui.texts", "ui.theme", "ui.launch", "ui.board"])
+@pytest.mark.parametrize("name", ["ui.settings", "ui.session", "ui.texts", "ui.theme", "ui.launch", "ui.board",
+                                  "ui.measure", "ui.screens.table"])
 def test_examples(name: str) -> None:
     result = doctest.testmod(importlib.import_module(name))
     assert result.attempted > 0 and result.failed == 0
+
+
+def test_kept_widths_are_the_widths_the_text_provider_measures(app: object, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The app measures each text once per font (ui/measure.py): a kept width is the provider's own,
+    for every font a label draws with, and a wrapped label lays out exactly as when measured afresh."""
+    from kivy.core.text import Label as Provider
+    from kivy.uix.label import Label
+
+    cache = Provider._extents_cache
+    texts = ["Rubin", "Aktien von Firma 12 verkaufen", "Részvény eladása: 3. cég", "1 200 · 15 400", " "]
+    for options in ({}, {"bold": True}, {"font_size": 31}, {"italic": True, "font_size": 9}):
+        label = Provider(text="x", **options)
+        label.resolve_font_name()
+        kept = label.get_cached_extents()
+        for text in texts:
+            assert kept(text) == label.get_extents(text) == cache._measure(label, text), (options, text)
+
+    sentence = "Dénes zahlte Béla 1.500 Rubin Miete für 5 Aktien von Firma 6. " * 3
+
+    def laid_out() -> tuple[list[int], int]:
+        label = Label(text=sentence, text_size=(300, None), font_size=17, markup=True)
+        label.texture_update()
+        return list(label.texture_size), len(label._label._cached_lines)
+
+    before = cache.measured
+    kept_layout = laid_out()
+    assert cache.measured > before  # new words measured once
+    before = cache.measured
+    assert laid_out() == kept_layout and cache.measured == before  # then kept
+    monkeypatch.setattr(Provider, "get_cached_extents", lambda label: lambda text: cache._measure(label, text))
+    monkeypatch.setattr(Provider, "get_extents", lambda label, text: cache._measure(label, text))
+    assert laid_out() == kept_layout  # measured afresh: the same lines
