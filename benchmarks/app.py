@@ -2,12 +2,14 @@
 
     xvfb-run -a -s "-screen 0 1920x1080x24" .venv/bin/python benchmarks/app.py
 
-- tap → frame: a mouse press and release on a button (undo, then redo, on the table
-  screen), handed to Kivy where its window loop reads the system's input, until the end
-  of the first frame drawn with its result; target one 60 Hz frame, 16.7 ms;
+- tap → frame: a mouse press and release on a button of the table screen, handed to Kivy
+  where its window loop reads the system's input, until the end of the first frame drawn
+  with its result; target one 60 Hz frame, 16.7 ms. The taps are Undo twenty times, back
+  through the saved game of 400 actions, then Redo twenty times: each shows another state;
 - die roll → frame: a roll handed in on another thread (``Table.enqueue_roll``, as the
   electronic die's reader does) at a random moment of a frame, until the end of the
-  first frame that shows it;
+  first frame that shows it. Each of the 40 rolls comes at another turn's start (the game
+  taken back a turn further each time) with another face, so its texts are new;
 - cold start and resident memory (RSS): a new process until its first interactive frame
   (the app's start screen, its Resume button working), the app (with a saved game of
   200 actions, left on the history screen) against a bare Kivy hello-world started the
@@ -89,7 +91,7 @@ def frames_in_process(work: Path) -> list[tuple[str, str]]:
     from ui.app import CompanionApp
 
     db = work / "games.db"
-    game_id = demo.played_game(db, "tozsde", seed=2, players=4, stop_at=200)
+    game_id = demo.played_game(db, "tozsde", seed=2, players=4, stop_at=400)
     app = CompanionApp(db, settings_path=work / "settings.json")
     app._run_prepare()
     mouse = MouseMotionEventProvider("mouse", "")  # as App.run starts it from the input config
@@ -115,7 +117,7 @@ def frames_in_process(work: Path) -> list[tuple[str, str]]:
     for i in range(40):
         settle()
         length = table.length
-        undo = i % 2 == 0
+        undo = i < 20
         began = tap("table:undo" if undo else "table:redo")
         taps.append(until_drawn(began, lambda: table.length == (length - 1 if undo else length + 1)))
     rolls: list[float] = []
@@ -123,18 +125,21 @@ def frames_in_process(work: Path) -> list[tuple[str, str]]:
     told: list[float] = []
     table.subscribe(lambda outcome: told.append(time.perf_counter()))
     phases = random.Random(7)
-    for _ in range(40):
-        # back to a point where a roll is legal: undo until the last action is a turn's end
+    for i in range(40):
+        # back to the start of the turn before the last one rolled: undo past the roll, then
+        # until the last action is a turn's end (a roll is legal then)
+        table.undo("bench")
         while table.actions(-1)[0]["type"] != "end_turn":
             table.undo("bench")
         settle()
+        face = i % 6 + 1
         length = table.length
         sent: list[float] = []
 
         def roll(delay: float) -> None:  # the die's reader: at any moment of a frame
             time.sleep(delay)
             sent.append(time.perf_counter())
-            table.enqueue_roll(3, "die")
+            table.enqueue_roll(face, "die")
 
         sender = threading.Thread(target=roll, args=(phases.uniform(0, 1 / 60),))
         told.clear()
@@ -146,7 +151,7 @@ def frames_in_process(work: Path) -> list[tuple[str, str]]:
         applied.append(told[-1] - sent[0])
     app.session.close()
     rows = []
-    for name, values in (("tap → next frame (undo/redo, table screen)", taps),
+    for name, values in (("tap → next frame (undo, redo; table screen)", taps),
                          ("die roll (enqueue_roll) → applied, journaled and told", applied),
                          ("die roll (enqueue_roll) → next frame, table screen", rolls)):
         values.sort()
