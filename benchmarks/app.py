@@ -126,8 +126,10 @@ def frames_in_process(work: Path) -> list[tuple[str, str]]:
     table.subscribe(lambda outcome: told.append(time.perf_counter()))
     phases = random.Random(7)
     for i in range(40):
-        # back to the start of the turn before the last one rolled: undo past the roll, then
-        # until the last action is a turn's end (a roll is legal then)
+        # back to the start of the turn before the one rolled last: undo the roll and the turn's
+        # end before it, then until the last action is a turn's end again (a roll is legal then)
+        while table.actions(-1)[0]["type"] != "end_turn":
+            table.undo("bench")
         table.undo("bench")
         while table.actions(-1)[0]["type"] != "end_turn":
             table.undo("bench")

@@ -48,9 +48,11 @@ class ExtentsCache:
 
     def for_label(self, label: Any) -> Callable[[str], Extents]:
         """A measuring function for ``label``'s font as its options are now."""
-        options = label.options
-        font = tuple(str(options.get(name)) for name in FONT_OPTIONS)
-        sizes = self._fonts.setdefault(font, {})
+        font = tuple(map(label.options.get, FONT_OPTIONS))
+        try:
+            sizes = self._fonts.setdefault(font, {})
+        except TypeError:  # an option given as a list (font_features): its text is as good a key
+            sizes = self._fonts.setdefault(tuple(map(str, font)), {})
 
         def extents(text: str) -> Extents:
             size = sizes.get(text)

@@ -359,3 +359,21 @@ def test_what_just_happened_has_room_for_three_lines_and_the_rows_keep_their_siz
     frames()
     assert said.texture_size[1] <= said.height and tuple(row.size) != before
     rows_fit(4)
+
+
+def test_buttons_that_fit_the_action_list_leave_its_height_as_it_was(app: Any) -> None:
+    """The list is at least as tall as its room: a turn's buttons that fit it are laid out once, at the
+    height the list had; more buttons than room make it taller, and it scrolls."""
+    seen = set()
+    for setup in ({"ruleset": "boerse", "players": ["Anna", "Bernd"]},  # credit and trade: more than room
+                  {"ruleset": "tozsde", "players": ["Anna", "Béla"], "draw_by": "app"}):  # the dice: they fit
+        new_game_dealt(app, setup)
+        actions = app.manager.get_screen("table").ids.actions
+        room = actions.parent.height
+        for _ in range(6):
+            frames()
+            fits = actions.minimum_height <= room
+            assert actions.height == (room if fits else actions.minimum_height)
+            seen.add(fits)
+            play_one_step(app)
+    assert seen == {True, False}
