@@ -22,6 +22,12 @@ TARGET = 2.6
 SAID_ROOM = 3.7
 """The height kept for what just happened on the table screen, in units: three lines of its text."""
 
+SAID_PAD = 0.2
+"""Room round what just happened, in units, within :data:`SAID_ROOM`."""
+
+SAID_SIZES = (0.95, 0.85, 0.75)
+"""What just happened is this large (units): the first size at which it fits :data:`SAID_ROOM`, else the last."""
+
 LINE = 1.22
 """A line of text is this many times its font size high (Roboto, as Kivy lays it out)."""
 

@@ -10,6 +10,7 @@ from companion.game import Game
 from companion.table import Table
 from tests.ui.conftest import frames
 from tests.ui.support import Taps, find, new_game_dealt, tap, visible_ids
+from ui.screens.table import text_height
 from ui.session import Session
 
 
@@ -344,20 +345,30 @@ def test_six_players_are_all_shown_in_two_columns_on_the_7_inch_display(app: Any
 
 def test_what_just_happened_has_room_for_three_lines_and_the_rows_keep_their_size(app: Any) -> None:
     """A roll that pays rent says three lines (moved, paid, the exchange): they fit the room kept for
-    what just happened, so no row above moves (nothing is laid out or drawn again); a longer sentence
-    still gets all its lines and the rows give way."""
+    what just happened, so no row above moves (nothing is laid out or drawn again). A fourth line is
+    drawn smaller to fit the same room; only a sentence too long for that takes more, and then the
+    rows give way and still fit."""
     new_game_dealt(app, {"ruleset": "tozsde", "players": ["Anna", "Béla", "Csaba", "Dóra"], "draw_by": "app"})
     screen = app.manager.get_screen("table")
     said, row = screen.ids.said, find("player:0")
-    screen.said_text = "one"
-    frames()
-    before = tuple(row.size)
-    screen.said_text = "one\ntwo\nthree"
-    frames()
-    assert tuple(row.size) == before and said.texture_size[1] <= said.height, (said.texture_size, said.font_size, said.height)
-    screen.said_text = "one\ntwo\nthree\nfour\nfive"
-    frames()
-    assert said.texture_size[1] <= said.height and tuple(row.size) != before
+
+    def say(text: str) -> None:
+        screen.said_text = text
+        screen._fit_said()
+        frames()
+
+    say("one")
+    before, usual = tuple(row.size), said.font_size
+    assert usual == app.unit * 0.95
+    say("one\ntwo\nthree")
+    assert tuple(row.size) == before and said.font_size == usual and said.texture_size[1] <= said.height
+    room = said.height
+    long = "Anna rolled 4 and moved to field 17, a site of company 12. " * 5
+    assert text_height(long, usual, said.width) > room  # more than three lines at the usual size
+    say(long)
+    assert said.font_size < usual and said.height == room and tuple(row.size) == before
+    say("one\ntwo\nthree\nfour\nfive\nsix")
+    assert said.texture_size[1] <= said.height and said.height > room and tuple(row.size) != before
     rows_fit(4)
 
 
