@@ -26,7 +26,8 @@ SAID_PAD = 0.2
 """Room round what just happened, in units, within :data:`SAID_ROOM`."""
 
 SAID_SIZES = (0.95, 0.85, 0.75)
-"""What just happened is this large (units): the first size at which it fits :data:`SAID_ROOM`, else the last."""
+"""What just happened is this large (units): the first size at which it fits :data:`SAID_ROOM`; at the last,
+a sentence too long for the room takes more."""
 
 LINE = 1.22
 """A line of text is this many times its font size high (Roboto, as Kivy lays it out)."""

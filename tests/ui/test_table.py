@@ -10,7 +10,6 @@ from companion.game import Game
 from companion.table import Table
 from tests.ui.conftest import frames
 from tests.ui.support import Taps, find, new_game_dealt, tap, visible_ids
-from ui.screens.table import text_height
 from ui.session import Session
 
 
@@ -353,8 +352,7 @@ def test_what_just_happened_has_room_for_three_lines_and_the_rows_keep_their_siz
     said, row = screen.ids.said, find("player:0")
 
     def say(text: str) -> None:
-        screen.said_text = text
-        screen._fit_said()
+        screen.show_said(text)
         frames()
 
     say("one")
@@ -363,8 +361,7 @@ def test_what_just_happened_has_room_for_three_lines_and_the_rows_keep_their_siz
     say("one\ntwo\nthree")
     assert tuple(row.size) == before and said.font_size == usual and said.texture_size[1] <= said.height
     room = said.height
-    long = "Anna rolled 4 and moved to field 17, a site of company 12. " * 5
-    assert text_height(long, usual, said.width) > room  # more than three lines at the usual size
+    long = "Anna rolled 4 and moved to field 17, a site of company 12. " * 5  # four lines at the usual size
     say(long)
     assert said.font_size < usual and said.height == room and tuple(row.size) == before
     say("one\ntwo\nthree\nfour\nfive\nsix")

@@ -24,7 +24,6 @@ from functools import partial
 from typing import Any, Callable, TypeVar
 
 from kivy.clock import Clock
-from kivy.core.text import Label as CoreLabel
 from kivy.metrics import dp
 from kivy.properties import BooleanProperty, ListProperty, NumericProperty, StringProperty
 from kivy.uix.label import Label
@@ -109,7 +108,7 @@ class TableScreen(Screen):
     said_text = StringProperty("")
     said_colour = ListProperty(list(theme.TEXT))
     said_font = NumericProperty(20)
-    """What just happened is drawn this large (px): smaller for a long sentence (:meth:`_fit_said`)."""
+    """What just happened is drawn this large (px): smaller for a long sentence (:meth:`show_said`)."""
     can_redo = BooleanProperty(False)
     ring_out = NumericProperty(0)
     """Room round the action buttons for the ring's outer part (px; 0 while no ring may come)."""
@@ -121,7 +120,7 @@ class TableScreen(Screen):
         self._player_rows: list[PlayerRow] = []
         self._players_shown: tuple[dict[str, Any], list[str]] | None = None
         self.ids.player_rows.bind(height=self._players_resized)
-        self.ids.said.bind(width=self._fit_said)
+        self.ids.said.bind(width=self._said_resized, texture_size=self._said_drawn)
         self._cells: list[Label] = []
         self._buttons: list[ChoiceButton] = []
         self._made: dict[str, ChoiceButton] = {}  # every action button made, by its tap id
@@ -250,18 +249,25 @@ class TableScreen(Screen):
             last = a.session.last
             refused = last is not None and getattr(last, "accepted", True) is False
             self.said_colour = list((1, 0.55, 0.55, 1) if refused else theme.TEXT)
-        self.said_text = theme.printable(said)
-        self._fit_said()
+        self.show_said(theme.printable(said))
 
-    def _fit_said(self, *_: Any) -> None:
-        """What just happened at the largest of its sizes that keeps it within its room (three lines
-        at the usual size), so a long sentence leaves the rows above where they were."""
-        a = app()
-        label = self.ids.said
-        room = a.unit * (theme.SAID_ROOM - theme.SAID_PAD)
-        sizes = [a.unit * scale for scale in theme.SAID_SIZES]
-        self.said_font = next((size for size in sizes[:-1] if text_height(self.said_text, size, label.width) <= room),
-                              sizes[-1])
+    def show_said(self, text: str) -> None:
+        """Show what just happened: drawn at the usual size first, and a size smaller each time it is
+        drawn higher than its room (:meth:`_said_drawn`), so a long sentence leaves the rows above it
+        where they were."""
+        if text != self.said_text:
+            self.said_font = app().unit * theme.SAID_SIZES[0]
+            self.said_text = text
+
+    def _said_drawn(self, label: Label, size: tuple[int, int]) -> None:
+        unit = app().unit
+        if size[1] > unit * (theme.SAID_ROOM - theme.SAID_PAD):
+            self.said_font = next((unit * scale for scale in theme.SAID_SIZES if unit * scale < self.said_font - 0.01),
+                                  self.said_font)
+
+    def _said_resized(self, *_: Any) -> None:
+        """A new width (the window, the language's panel): the usual size again, then as it fits."""
+        self.said_font = app().unit * theme.SAID_SIZES[0]
 
     def _draw_actions(self, table: Any, described: list[Described]) -> None:
         a = app()
@@ -398,28 +404,6 @@ class TableScreen(Screen):
 
 
 W = TypeVar("W", bound=Widget)
-
-
-_measuring: dict[float, CoreLabel] = {}
-
-
-def _measurer(font_size: float) -> CoreLabel:
-    """A text provider's label kept for measuring texts in ``font_size`` px."""
-    core = _measuring.get(font_size)
-    if core is None:
-        core = _measuring[font_size] = CoreLabel(font_size=font_size)
-        core.resolve_font_name()
-    return core
-
-
-def text_height(text: str, font_size: float, width: float) -> int:
-    """How high ``text`` is drawn in ``font_size`` px, wrapped to ``width`` px (laid out, not drawn:
-    the words' widths are kept, :mod:`ui.measure`)."""
-    if not text:
-        return 0
-    core = _measurer(font_size)
-    core.text, core.text_size = text, (max(width, 1), None)
-    return int(core.render()[1])
 
 
 def _wrap_to_width(label: Label, width: float) -> None:
