@@ -1,6 +1,7 @@
 """Nothing on the table screen spills out of its place, at any moment of a game: a bot plays each game
 through the screen on the 7-inch display's 800×480, in German (the longest words) and Hungarian, with the
-most players each game takes, and after every action each text is checked against its widget."""
+most players each game takes, and after every action each text is checked against its widget; then the
+history of the game."""
 
 from __future__ import annotations
 
@@ -23,11 +24,11 @@ GAMES = {
 }
 
 
-def spills(app: Any) -> list[str]:
-    """Every text on the table screen drawn larger than its widget, as 'what: text'."""
+def spills(app: Any, name: str = "table") -> list[str]:
+    """Every text on the screen ``name`` drawn larger than its widget, as 'what: text'."""
     from kivy.uix.label import Label
 
-    screen = app.manager.get_screen("table")
+    screen = app.manager.get_screen(name)
     found = []
     for widget in screen.walk(restrict=True):
         if not isinstance(widget, Label) or not widget.text or widget.get_root_window() is None:
@@ -51,4 +52,15 @@ def test_no_text_spills_out_of_its_place_in_a_whole_game(app: Any, ruleset: str,
         app.session.act(bots.choose(table.game, rng))
         frames(2)
         seen += [f"after action {table.length}: {problem}" for problem in spills(app)]
+    app.manager.current = "history"  # the whole game's log, newest first
+    frames()
+    seen += [f"history: {problem}" for problem in spills(app, "history")]
     assert not seen, "\n".join(seen[:10])
+
+
+def test_a_long_problem_on_the_start_screen_keeps_all_its_lines(app: Any) -> None:
+    """A journal that cannot be read is said in full, however long its reason (no line cut off)."""
+    app.manager.current = "start"
+    app.say_key("ui.error.journal", error="database disk image is malformed " * 8)
+    frames()
+    assert app.notice and not spills(app, "start")
