@@ -191,17 +191,43 @@ def scenes() -> dict[str, Callable[[Any], None]]:
     }
 
 
+def stage(app: Any, bring: Callable[[Any], None], language: str, size: tuple[int, int], db: Path) -> None:
+    """Bring ``app`` to a scene of :func:`scenes` from a fresh start: no dialog, no hardware, no PIN, a new
+    journal ``db``, the start screen in ``language`` at ``size``; then the scene, its frames drawn."""
+    from kivy.base import EventLoop
+    from kivy.core.window import Window
+
+    from hardware.config import HardwareConfig
+    from ui.session import Session
+
+    for child in list(Window.children):
+        if child is not app.root:
+            child.dismiss(animation=False)
+    app.devices.stop()  # no GPIO buttons unless the scene sets them up
+    app.settings.set_hardware(HardwareConfig())
+    app.session.close()
+    app.session = Session(db)
+    app.session.listen(app._game_changed)
+    app.lang = language
+    app.settings.pin_hash = None  # only the PIN scene sets one
+    app.manager.current = "start"  # no screen of the scene before follows this one's game
+    app.manager.get_screen("table").ids.panel.board_shown = False
+    Window.size = size
+    for _ in range(3):
+        EventLoop.idle()
+    bring(app)
+    for _ in range(6):
+        EventLoop.idle()
+
+
 def main(argv: list[str] | None = None) -> int:
     wanted = set(argv if argv is not None else sys.argv[1:])
     from ui import launch
 
     launch.configure(SIZES[0])
-    from kivy.base import EventLoop
     from kivy.core.window import Window
 
-    from hardware.config import HardwareConfig
     from ui.app import CompanionApp
-    from ui.session import Session
 
     work = Path(tempfile.mkdtemp(prefix="screens-"))
     app = CompanionApp(work / "games.db", settings_path=work / "settings.json")
@@ -212,25 +238,7 @@ def main(argv: list[str] | None = None) -> int:
             continue
         for language in LANGUAGES:
             for width, height in SIZES:
-                for child in list(Window.children):
-                    if child is not app.root:
-                        child.dismiss(animation=False)
-                app.devices.stop()  # no GPIO buttons unless the scene sets them up
-                app.settings.set_hardware(HardwareConfig())
-                app.session.close()
-                db = work / f"{name}-{language}-{width}.db"
-                app.session = Session(db)
-                app.session.listen(app._game_changed)
-                app.lang = language
-                app.settings.pin_hash = None  # only the PIN scene sets one
-                app.manager.current = "start"  # no screen of the scene before follows this one's game
-                app.manager.get_screen("table").ids.panel.board_shown = False
-                Window.size = (width, height)
-                for _ in range(3):
-                    EventLoop.idle()
-                bring(app)
-                for _ in range(6):
-                    EventLoop.idle()
+                stage(app, bring, language, (width, height), work / f"{name}-{language}-{width}.db")
                 shot = Window.screenshot(name=str(work / "shot.png"))
                 target = OUT / f"{name}-{language}-{width}.png"
                 os.replace(shot, target)

@@ -24,20 +24,37 @@ GAMES = {
 }
 
 
-def spills(app: Any, name: str = "table") -> list[str]:
-    """Every text on the screen ``name`` drawn larger than its widget, as 'what: text'."""
+def shown(widget: Any) -> bool:
+    """On screen and not hidden (a widget or a parent of it at opacity 0 is hidden)."""
+    if widget.get_root_window() is None:
+        return False
+    while widget is not None and widget is not widget.parent:
+        if widget.opacity == 0:
+            return False
+        widget = widget.parent
+    return True
+
+
+def spills(app: Any, name: str | None = "table") -> list[str]:
+    """Every text on the screen ``name`` (None: the whole window, dialogs too) drawn larger than its
+    widget, or cut off by it, as 'what: text'."""
+    from kivy.core.window import Window
     from kivy.uix.label import Label
 
-    screen = app.manager.get_screen(name)
+    roots = [app.manager.get_screen(name)] if name else list(Window.children)
     found = []
-    for widget in screen.walk(restrict=True):
-        if not isinstance(widget, Label) or not widget.text or widget.get_root_window() is None:
+    for widget in (w for root in roots for w in root.walk(restrict=True)):
+        if not isinstance(widget, Label) or not widget.text or not shown(widget):
             continue
         width, height = widget.texture_size
+        what = f"{type(widget).__name__} {[round(v) for v in widget.size]}"
         if widget.text_size[0] is not None and width > widget.text_size[0] + 1:
-            found.append(f"{type(widget).__name__} wider than its text width: {widget.text!r}")
+            found.append(f"{what} wider than its text width: {widget.text!r}")
         if height > widget.height + 1:
-            found.append(f"{type(widget).__name__} {widget.size} holds {height} px of {widget.text!r}")
+            found.append(f"{what} holds {height} px of {widget.text!r}")
+        laid_out = getattr(widget._label, "_internal_size", (0, 0))[1] if widget._label is not None else 0
+        if widget.text_size[1] is not None and not widget.shorten and laid_out > widget.text_size[1] + 1:
+            found.append(f"{what} cuts off {laid_out - widget.text_size[1]:.0f} px of {widget.text!r}")
     return found
 
 
@@ -64,3 +81,15 @@ def test_a_long_problem_on_the_start_screen_keeps_all_its_lines(app: Any) -> Non
     app.say_key("ui.error.journal", error="database disk image is malformed " * 8)
     frames()
     assert app.notice and not spills(app, "start")
+
+
+@pytest.mark.parametrize("language", ["de", "hu"])
+def test_no_text_spills_out_of_its_place_on_any_screen(app: Any, language: str, tmp_path: Any) -> None:
+    """Every screen and dialog the screenshots show (ui/screenshots.py), on the 7-inch display."""
+    from ui.screenshots import scenes, stage
+
+    seen = []
+    for name, bring in scenes().items():
+        stage(app, bring, language, (800, 480), tmp_path / f"{name}.db")
+        seen += [f"{name}: {problem}" for problem in spills(app, None)]
+    assert not seen, "\n".join(seen[:20])
