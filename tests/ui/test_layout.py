@@ -1,7 +1,7 @@
-"""Nothing on the table screen spills out of its place, at any moment of a game: a bot plays each game
-through the screen on the 7-inch display's 800×480, in German (the longest words) and Hungarian, with the
-most players each game takes, and after every action each text is checked against its widget; then the
-history of the game."""
+"""No text spills out of its place or is cut off, on the 7-inch display's 800×480, in German (the longest
+words), Hungarian and English: a bot plays each game through the table screen with the most players it
+takes, and after every action each text is checked against its widget, then the game's history; and
+every screen and dialog the screenshots show."""
 
 from __future__ import annotations
 
@@ -58,7 +58,7 @@ def spills(app: Any, name: str | None = "table") -> list[str]:
     return found
 
 
-@pytest.mark.parametrize("language", ["de", "hu"])
+@pytest.mark.parametrize("language", ["de", "hu", "en"])
 @pytest.mark.parametrize("ruleset", sorted(GAMES))
 def test_no_text_spills_out_of_its_place_in_a_whole_game(app: Any, ruleset: str, language: str) -> None:
     app.lang = language
@@ -83,7 +83,7 @@ def test_a_long_problem_on_the_start_screen_keeps_all_its_lines(app: Any) -> Non
     assert app.notice and not spills(app, "start")
 
 
-@pytest.mark.parametrize("language", ["de", "hu"])
+@pytest.mark.parametrize("language", ["de", "hu", "en"])
 def test_no_text_spills_out_of_its_place_on_any_screen(app: Any, language: str, tmp_path: Any) -> None:
     """Every screen and dialog the screenshots show (ui/screenshots.py), on the 7-inch display."""
     from ui.screenshots import scenes, stage
