@@ -83,13 +83,16 @@ def test_a_long_problem_on_the_start_screen_keeps_all_its_lines(app: Any) -> Non
     assert app.notice and not spills(app, "start")
 
 
-@pytest.mark.parametrize("language", ["de", "hu", "en"])
-def test_no_text_spills_out_of_its_place_on_any_screen(app: Any, language: str, tmp_path: Any) -> None:
-    """Every screen and dialog the screenshots show (ui/screenshots.py), on the 7-inch display."""
+@pytest.mark.parametrize(("language", "size"), [("de", (800, 480)), ("hu", (800, 480)), ("en", (800, 480)),
+                                               ("de", (1280, 800)), ("hu", (1920, 1080))])
+def test_no_text_spills_out_of_its_place_on_any_screen(app: Any, language: str, size: tuple[int, int],
+                                                       tmp_path: Any) -> None:
+    """Every screen and dialog the screenshots show (ui/screenshots.py), on the 7-inch display and on
+    the larger screens the app runs on."""
     from ui.screenshots import scenes, stage
 
     seen = []
     for name, bring in scenes().items():
-        stage(app, bring, language, (800, 480), tmp_path / f"{name}.db")
+        stage(app, bring, language, size, tmp_path / f"{name}.db")
         seen += [f"{name}: {problem}" for problem in spills(app, None)]
     assert not seen, "\n".join(seen[:20])
