@@ -45,3 +45,26 @@ def test_kept_widths_are_the_widths_the_text_provider_measures(app: object, monk
     monkeypatch.setattr(Provider, "get_cached_extents", lambda label: lambda text: cache._measure(label, text))
     monkeypatch.setattr(Provider, "get_extents", lambda label, text: cache._measure(label, text))
     assert laid_out() == kept_layout  # measured afresh: the same lines
+
+
+def test_rows_lay_children_left_to_right_from_the_top(app: object) -> None:
+    """ui.widgets.Rows (the table's action buttons): in the order added, wrapped at the width, the rows
+    from the top; as high as the rows, or its least height."""
+    from kivy.uix.widget import Widget
+
+    from tests.ui.conftest import frames
+    from ui.widgets import Rows
+
+    rows = Rows(size_hint=(None, None), width=300, spacing=10, padding=5, pos=(0, 0))
+    children = [Widget(size_hint=(0.4, None), height=40) for _ in range(4)]
+    children.append(Widget(size_hint=(None, None), size=(200, 30)))  # a fixed width: a row of its own here
+    for child in children:
+        rows.add_widget(child)
+    frames()
+    assert [c.width for c in children] == [116, 116, 116, 116, 200]  # 0.4 of the 290 inside the padding
+    assert rows.height == rows.rows_height == 5 + 40 + 10 + 40 + 10 + 30 + 5
+    top = rows.top - 5
+    assert [(c.x, c.top) for c in children] == [(5, top), (131, top), (5, top - 50), (131, top - 50), (5, top - 100)]
+    rows.least_height = 400
+    frames()
+    assert rows.height == 400 and children[0].top == 395  # taller than its rows: they stay at the top

@@ -380,8 +380,8 @@ def test_buttons_that_fit_the_action_list_leave_its_height_as_it_was(app: Any) -
         room = actions.parent.height
         for _ in range(6):
             frames()
-            fits = actions.minimum_height <= room
-            assert actions.height == (room if fits else actions.minimum_height)
+            fits = actions.rows_height <= room
+            assert actions.height == (room if fits else actions.rows_height)
             seen.add(fits)
             play_one_step(app)
     assert seen == {True, False}
