@@ -29,10 +29,11 @@ class BigButton(Button):
     long label (German's long words) would not fit the button: nothing is
     cut off or spills over.
 
-    ``ringed`` draws a thick ring (:data:`ui.theme.RING`) over its edge;
-    ``room`` keeps that much more above and below free of text, so the ring
-    covers none (the table screen gives every action button that room while
-    a ring may come, so no text changes size when the ring moves).
+    ``ringed`` says it wears the ring (:data:`ui.theme.RING`) that the list it
+    stands in draws (:attr:`Rows.ringed`); ``room`` keeps that much more above
+    and below free of text, so the ring covers none (the table screen gives
+    every action button that room while a ring may come, so no text changes
+    size when the ring moves).
     """
 
     tap_id = StringProperty("")
@@ -79,11 +80,15 @@ class Rows(Layout):
     least_height = NumericProperty(0)
     rows_height = NumericProperty(0)
     """How high the rows are, padding included (the layout is that high, or ``least_height``)."""
+    ringed = ObjectProperty(None, allownone=True)
+    """The child that wears the ring (None: no ring); ``ring`` is where it stands, as x, y, width, height."""
+    ring = ListProperty([0, 0, 0, 0])
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         for name in ("children", "width", "pos", "spacing", "padding", "least_height"):
             self.fbind(name, self._trigger_layout)
+        self.fbind("ringed", self._place_ring)
 
     def do_layout(self, *_: Any) -> None:
         pad, gap = self.padding, self.spacing
@@ -111,6 +116,13 @@ class Rows(Layout):
                     child.pos = (x, top - child.height)
                 x += width + gap
             top -= height + gap
+        self._place_ring()
+
+    def _place_ring(self, *_: Any) -> None:
+        child = self.ringed
+        ring = [child.x, child.y, child.width, child.height] if child is not None and child.parent is self else [0] * 4
+        if ring != self.ring:
+            self.ring = ring
 
 
 class Caption(Label):

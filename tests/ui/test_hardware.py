@@ -227,8 +227,12 @@ PREVIOUS, NEXT, CONFIRM = 5, 6, 13
 
 
 def ringed() -> list[str]:
-    """The tap_ids of the action buttons wearing the ring."""
-    return [w.tap_id for w in _labels() if getattr(w, "ringed", False)]
+    """The tap_ids of the action buttons wearing the ring, each checked: the ring the list draws is round it."""
+    wearing = [w for w in _labels() if getattr(w, "ringed", False) is True]
+    for button in wearing:
+        assert button.parent.ringed is button and button.parent.ring == [button.x, button.y, button.width,
+                                                                           button.height]
+    return [w.tap_id for w in wearing]
 
 
 def ring_moves_to(tap_id: str) -> bool:

@@ -348,6 +348,7 @@ class TableScreen(Screen):
         for button in self._buttons:
             button.room = 0 if target is None else unit * theme.RING_IN
             button.ringed = button is ringed
+        self.ids.actions.ringed = ringed
         if ringed is not None:
             self.ids.scroller.scroll_to(ringed, padding=self.ring_out / dp(1), animate=False)
 
