@@ -86,3 +86,21 @@ def install() -> ExtentsCache:
     Provider.get_extents = get_extents
     Provider._extents_cache = cache
     return cache
+
+
+_measurers: dict[tuple[float, bool], Any] = {}
+
+
+def extents_for(font_size: float, bold: bool = False) -> Callable[[str], Extents]:
+    """A text's width and line height (px) in the default font at ``font_size`` px, bold or not:
+    measured, not drawn (and kept, once :func:`install` ran)."""
+    core = _measurers.get((font_size, bold))
+    if core is None:
+        from kivy.core.text import Label as Provider
+
+        if len(_measurers) >= 64:  # font sizes come and go with the window's size
+            _measurers.clear()
+        core = _measurers[font_size, bold] = Provider(font_size=font_size, bold=bold)
+        core.resolve_font_name()
+    measure: Callable[[str], Extents] = core.get_cached_extents()
+    return measure

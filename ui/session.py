@@ -25,7 +25,6 @@ from typing import TYPE_CHECKING, Any, Callable, Protocol
 
 from companion.actions import Rejection
 from companion.journal import GameInfo, Journal, JournalError, default_path
-from companion.ruleset import SetupError
 from ui import texts
 
 if TYPE_CHECKING:  # the engine itself is imported when a game is opened, after the first frame
@@ -123,6 +122,7 @@ class Session:
     def new_game(self, setup: dict[str, Any], *, deal: bool = True) -> Sentence | None:
         """Start a game from a setup; None, or why it cannot start. With ``deal`` the app makes
         the action of chance due at once (the virtual deck's shuffle)."""
+        from companion.ruleset import SetupError
         from companion.table import Table
 
         try:

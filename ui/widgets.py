@@ -19,7 +19,7 @@ from kivy.uix.screenmanager import Screen
 from kivy.uix.modalview import ModalView
 from kivy.uix.widget import Widget
 
-from ui import theme
+from ui import measure, theme
 
 
 class BigButton(Button):
@@ -49,18 +49,22 @@ class BigButton(Button):
         self._fit()
 
     def fit(self, *_: Any) -> None:
-        """The largest size up to ``base_font`` at which the text fits: no word broken, no line outside."""
-        from kivy.core.text import Label as CoreLabel
-
+        """The largest size up to ``base_font`` at which the text fits: no word broken, no line outside.
+        Measured, not drawn, where each of its lines fits the width unwrapped (most buttons)."""
         self.font_size = self.base_font
         longest = max(self.text.split(), key=len, default="")
         width = (self.text_size[0] or self.width) - 2
+        room = self.height - 4 - 2 * self.room
         while self.font_size > self.base_font * 0.6:
-            if longest and CoreLabel(font_size=self.font_size, bold=self.bold).get_extents(longest)[0] > width:
+            extents = measure.extents_for(self.font_size, self.bold)
+            if longest and extents(longest)[0] > width:
                 self.font_size *= 0.9
                 continue
+            lines = self.text.split("\n")
+            if all(extents(line)[0] <= width for line in lines) and len(lines) * extents(longest)[1] <= room:
+                break  # drawn as it is, its lines are this high
             self.texture_update()
-            if self.texture_size[1] <= self.height - 4 - 2 * self.room:
+            if self.texture_size[1] <= room:
                 break
             self.font_size *= 0.9
 
