@@ -8,8 +8,8 @@ holds the English text, the others translate it. A message about a number
 of things has plural forms (``msgid_plural``), chosen by ``Plural-Forms``.
 
 The ``.po`` files are the source. The compiled ``.mo`` is taken from beside
-the ``.po`` when the install built it (``companion i18n compile``, the wheel
-build) and it was built from this very ``.po``; otherwise it is compiled
+the ``.po`` when the install built it (the wheel's build step in ``setup.py``,
+:func:`compile_package`) and it was built from this very ``.po``; otherwise it is compiled
 at first use into the cache folder (``$COMPANION_CACHE`` or the user's cache
 folder), named by the hash of the ``.po``, or kept in memory when no folder
 can be written.
