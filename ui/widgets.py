@@ -10,7 +10,7 @@ from typing import Any, Callable, Sequence
 
 from kivy.app import App
 from kivy.clock import Clock
-from kivy.properties import BooleanProperty, ListProperty, NumericProperty, ObjectProperty, StringProperty
+from kivy.properties import ListProperty, NumericProperty, ObjectProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.button import Button
 from kivy.uix.label import Label
@@ -29,17 +29,15 @@ class BigButton(Button):
     long label (German's long words) would not fit the button: nothing is
     cut off or spills over.
 
-    ``ringed`` says it wears the ring (:data:`ui.theme.RING`) that the list it
-    stands in draws (:attr:`Rows.ringed`); ``room`` keeps that much more above
-    and below free of text, so the ring covers none (the table screen gives
-    every action button that room while a ring may come, so no text changes
-    size when the ring moves).
+    ``room`` keeps that much more above and below free of text, so the ring
+    (:data:`ui.theme.RING`, drawn by the list it stands in, :attr:`Rows.ringed`)
+    covers none (the table screen gives every action button that room while a
+    ring may come, so no text changes size when the ring moves).
     """
 
     tap_id = StringProperty("")
     colour = ListProperty(list(theme.BUTTON))
     base_font = NumericProperty(20)
-    ringed = BooleanProperty(False)
     room = NumericProperty(0)
 
     def __init__(self, **kwargs: Any) -> None:

@@ -228,10 +228,9 @@ PREVIOUS, NEXT, CONFIRM = 5, 6, 13
 
 def ringed() -> list[str]:
     """The tap_ids of the action buttons wearing the ring, each checked: the ring the list draws is round it."""
-    wearing = [w for w in _labels() if getattr(w, "ringed", False) is True]
+    wearing = [w for w in _labels() if getattr(w.parent, "ringed", None) is w]
     for button in wearing:
-        assert button.parent.ringed is button and button.parent.ring == [button.x, button.y, button.width,
-                                                                           button.height]
+        assert button.parent.ring == [button.x, button.y, button.width, button.height]
     return [w.tap_id for w in wearing]
 
 

@@ -183,16 +183,15 @@ class TableScreen(Screen):
         grid = self.ids.player_rows
         columns, font = fit_players(len(view["players"]), grid.height, a.unit, grid.spacing[1])
         self.player_columns = columns
+        # two columns: half the width, so the name on a line of its own and the amounts without the
+        # currency, which the game's other amounts show
+        amount, after_name = (a.money, "  ") if columns == 1 else (a.number, "\n")
         rows = reuse(grid, self._player_rows, len(view["players"]), PlayerRow)
         for row, p in zip(rows, view["players"]):
             shares = " ".join(f"{c}×{n}" for c, n in p["shares"].items() if n) or "—"
             out = f" ({a.t(lang, 'ui.table.out')})" if p["status"] == "out" else ""
-            if columns == 1:
-                credit = f" · {a.t(lang, 'ui.table.credit')} {a.money(p['credit'])}" if p["credit"] else ""
-                row.text = f"[b]{p['name']}[/b]{out}  {a.money(p['cash'])} · {a.money(p['fortune'])}{credit}\n{shares}"
-            else:  # half the width: the amounts without the currency, which the game's other amounts show
-                credit = f" · {a.t(lang, 'ui.table.credit')} {a.number(p['credit'])}" if p["credit"] else ""
-                row.text = f"[b]{p['name']}[/b]{out}\n{a.number(p['cash'])} · {a.number(p['fortune'])}{credit}\n{shares}"
+            credit = f" · {a.t(lang, 'ui.table.credit')} {amount(p['credit'])}" if p["credit"] else ""
+            row.text = f"[b]{p['name']}[/b]{out}{after_name}{amount(p['cash'])} · {amount(p['fortune'])}{credit}\n{shares}"
             row.font_size = font
             row.colour = list(theme.figure(colours[p["seat"]] if p["seat"] < len(colours) else None))
             row.current = p["seat"] == current
@@ -347,7 +346,6 @@ class TableScreen(Screen):
         self.ring_out = 0 if target is None else unit * theme.RING_OUT
         for button in self._buttons:
             button.room = 0 if target is None else unit * theme.RING_IN
-            button.ringed = button is ringed
         self.ids.actions.ringed = ringed
         if ringed is not None:
             self.ids.scroller.scroll_to(ringed, padding=self.ring_out / dp(1), animate=False)
