@@ -103,9 +103,10 @@ case "$(uname -m)" in
      [ "$dry_run" = 1 ] || exit 1 ;;
 esac
 
-# 1. System packages: the Mesa GL/EGL/GBM libraries SDL2's KMSDRM driver draws with, libmtdev for
+# 1. System packages: the Mesa GL/EGL/GBM libraries SDL2's KMSDRM driver draws with (the aarch64
+#    Kivy wheel is built for desktop GL and loads libGL.so.1 through EGL: libgl1), libmtdev for
 #    the touchscreen, venv for ./run. SDL2 and Kivy themselves come as the Kivy wheel (pip).
-packages=(python3-venv libegl1 libgles2 libgbm1 libgl1-mesa-dri libdrm2 libmtdev1)
+packages=(python3-venv libegl1 libgl1 libgles2 libgbm1 libgl1-mesa-dri libdrm2 libmtdev1)
 [ "$cage" = 1 ] && packages+=(cage xwayland)
 missing=()
 for package in "${packages[@]}"; do
