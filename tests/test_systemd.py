@@ -262,3 +262,18 @@ def test_the_test_command_installs_what_the_tests_need() -> None:
     branch = script[script.index("\n  test)"):script.index(";;", script.index("\n  test)"))]
     installed = {word for line in branch.splitlines() if "apt_install" in line for word in line.split()}
     assert {"xvfb", "shellcheck", "systemd"} <= installed
+
+
+def rendered_device_allow(folder: Path, *options: str) -> list[str]:
+    subprocess.run(["bash", str(INSTALL), "--render-units", str(folder), "--prefix", str(ROOT), *options], check=True, timeout=60)
+    return [line.split("=", 1)[1] for line in (folder / "companion.service").read_text().splitlines()
+            if line.startswith("DeviceAllow=")]
+
+
+def test_the_touchscreen_is_read_write_only_under_cage(tmp_path: Path) -> None:
+    """libseat's noop backend (cage) opens input devices read-write; the app on KMS/DRM only reads them."""
+    kmsdrm = rendered_device_allow(tmp_path / "kmsdrm")
+    cage = rendered_device_allow(tmp_path / "cage", "--cage")
+    assert "char-input r" in kmsdrm and "char-input rw" not in kmsdrm
+    assert "char-input rw" in cage and "char-input r" not in cage
+    assert [a for a in kmsdrm if not a.startswith("char-input")] == [a for a in cage if not a.startswith("char-input")]
