@@ -16,6 +16,7 @@ default 800×600 window does not fit the 7-inch 800×480 display.
 from __future__ import annotations
 
 import ctypes
+import logging
 import os
 from collections.abc import Mapping
 from pathlib import Path
@@ -62,6 +63,16 @@ def unusable(window: Any, environ: Mapping[str, str] | None = None) -> str | Non
         where = env.get("DISPLAY") or env.get("WAYLAND_DISPLAY") or "none"
         return f"no screen could be reached (display {where}), so the app would draw off-screen; {NO_SCREEN_HINT}"
     return None
+
+
+class ProviderErrorsOnly(logging.Filter):
+    """Kivy's "no window provider" line with each provider's error but not its traceback: a missing
+    screen is an expected failure, said in one sentence after it (install on ``kivy.logger.Logger``)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if isinstance(record.msg, str) and "Unable to find any valuable" in record.msg:
+            record.msg = "\n".join(line for line in record.msg.splitlines() if line and not line[0].isspace())
+        return True
 
 
 class _Rect(ctypes.Structure):
