@@ -119,6 +119,9 @@ def fit(window: Any, *, full: bool) -> None:
     Full: fullscreen, and on X11 also borderless at the display's own place and size first, since an
     X server without a window manager ignores the fullscreen request (a window manager honours it).
     """
+    if not full and (window.fullscreen or window.borderless):  # back from full screen to a window
+        window.fullscreen = False
+        window.borderless = False
     box = bounds()
     on_x11 = video_driver() == "x11"
     if box is not None and on_x11:
