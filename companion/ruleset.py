@@ -20,6 +20,7 @@ from companion import turns
 from companion.actions import Action, Choice, IntRange, Rejection, is_whole_number, shown
 from companion.describe import USUAL_ORDER, Described, generic, mark_usual
 from companion.events import Event
+from companion.listing import Listing
 from companion.messages import register_package, render
 from companion.state import State
 
@@ -117,17 +118,38 @@ class Ruleset(ABC):
     def initial_state(self) -> State:
         """The state before the first action."""
 
-    @abstractmethod
     def legal_actions(self, state: State) -> list[Choice]:
-        """Who may do what now, with the limits (empty when the game is over)."""
+        """Who may do what now, with the limits (empty when the game is over): what :meth:`list_choices` offers."""
+        listing = Listing()
+        self.list_choices(state, listing)
+        return listing.choices
+
+    def list_choices(self, state: State, listing: Listing) -> None:
+        """Offer what may be done now into ``listing``, and say there why other actions are not offered.
+
+        A ruleset implements this or :meth:`legal_actions` (then no refusal is explained).
+        """
+        if type(self).legal_actions is Ruleset.legal_actions:
+            raise NotImplementedError(f"{self.name} lists its choices in neither list_choices nor legal_actions")
+        listing.offer(*self.legal_actions(state))
 
     @abstractmethod
     def apply(self, state: State, action: Action) -> list[Event]:
         """Apply a legal action in place and say what happened."""
 
+    unexplained: ClassVar[frozenset[str]] = frozenset({"malformed_action", "bad_fields", "game_over"})
+    """The generic refusals that stand as they are: :meth:`explain` looks for no other reason."""
+
     def explain(self, state: State, action: Action, rejection: Rejection) -> Rejection:
-        """Turn a generic rejection into a more telling one (e.g. not enough cash)."""
-        return rejection
+        """The reason :meth:`list_choices` gives for not offering ``action`` (C6), else the generic ``rejection``."""
+        if rejection.code in self.unexplained or not isinstance(action, dict):
+            return rejection
+        listing = Listing(explaining=True)
+        try:
+            self.list_choices(state, listing)
+            return listing.reason(action) or rejection
+        except (LookupError, TypeError, ValueError, AttributeError):  # garbage input: the generic reason stands
+            return rejection
 
     # -- what rulesets share -------------------------------------------------
     def share_choices(self, *by: Any) -> None:

@@ -5,51 +5,66 @@ from __future__ import annotations
 from typing import Any
 
 from companion.actions import Choice, IntRange, OneOf, Permutation
-from companion.rulesets.tozsde.prices import Prices
+from companion.listing import Listing
+from companion.rulesets.tozsde.refusals import Refusals
 from companion.rulesets.tozsde.setup import NUMBERS, Phase
 from companion.state import State
 
 
-class Choices(Prices):
-    """The one list the screen, the buttons, the die and the bots act through."""
+class Choices(Refusals):
+    """The one list the screen, the buttons, the die and the bots act through, and why it leaves out what it does."""
 
-    def legal_actions(self, state: State) -> list[Choice]:
+    def list_choices(self, state: State, listing: Listing) -> None:
+        """What may be done now, phase by phase; where the rules leave an action out, why (C6)."""
         if state.finished:
-            return []
-        phase = state.phase
-        if state.debt is None:
-            # The two phases of almost every turn first.
-            if phase == Phase.ROLL:
-                return [self._rolls[state.current_seat], *self._always]
-            if phase == Phase.ACT:
-                p = state.current_seat
-                return [self._end_turns[p], *self._buy_choices(state, p), *self._sell_choices(state, p), *self._always]
-        return self._legal_actions(state, phase)
-
-    def _legal_actions(self, state: State, phase: str) -> list[Choice]:
-        out: list[Choice] = []
-        if phase == Phase.ORDER:
-            out.append(self._roll_choice(state.current_seat))
-            out.append(Choice("set_order", params={"order": Permutation(tuple(range(len(state.players))))}))
-        elif phase == Phase.DRAW:
+            return
+        phase, debt = state.phase, state.debt
+        if debt is not None:  # T8: the debtor sells until the debt is paid
+            self._list_sells(state, debt.debtor, listing)
+            player = state.players[debt.debtor]
+            listing.refuse(None, debt.debtor, "tozsde.must_settle_debt",
+                           {"player": player.name, "amount": debt.total(), "cash": player.cash})
+        elif phase == Phase.ROLL:  # T6 (1): the roll first
+            p = state.current_seat
+            listing.offer(self._rolls[p])
+            said = {"player": self._name(state, p)}
+            listing.refuse("end_turn", p, "tozsde.roll_first", said)
+            listing.refuse("buy", p, "tozsde.roll_first", said)
+            listing.refuse("sell", None, "tozsde.sell_after_roll")
+        elif phase == Phase.ACT:  # T6 (2)-(4): the field has acted
+            p = state.current_seat
+            listing.offer(self._end_turns[p])
+            self._list_buys(state, p, listing)
+            self._list_sells(state, p, listing)
+            listing.refuse("roll", p, "tozsde.already_rolled", {"player": self._name(state, p)})
+        elif phase == Phase.ORDER:  # §5, T12
+            listing.offer(self._roll_choice(state.current_seat))
+            listing.offer(Choice("set_order", params={"order": Permutation(tuple(range(len(state.players))))}))
+            listing.refuse("set_order", None, "tozsde.bad_order", {"seats": list(range(len(state.players)))})
+        elif phase == Phase.DRAW:  # §6, T2
             drawn = {c for _, c in state.data["draw"]["drawn"]}
             left = tuple(c for c in self.companies if c not in drawn)
-            out.append(Choice("draw", player=state.current, params={"company": OneOf(left)}))
-        elif state.debt is not None:
-            out.extend(self._sell_choices(state, state.debt.debtor))
-        elif phase == Phase.CASINO_BET:
+            listing.offer(Choice("draw", player=state.current, params={"company": OneOf(left)}))
+            listing.refuse_when("draw", state.current, lambda action: self._drawn_already(drawn, action))
+        elif phase == Phase.CASINO_BET:  # T9: the compulsory bet
             p = state.current_seat
             cash = state.players[p].cash
             if cash >= self.min_stake:
                 hi = min(self.max_stake, self.min_stake + (cash - self.min_stake) // self.stake_step * self.stake_step)
-                out.append(self.choice(("bet", p, hi), lambda: self._bet_choice(p, hi)))
-            out.extend(self._sell_choices(state, p))
-        elif phase == Phase.CASINO_ROLL:
+                listing.offer(self.choice(("bet", p, hi), lambda: self._bet_choice(p, hi)))
+            self._list_sells(state, p, listing)
+            listing.refuse_when("bet", p, lambda action: self._bad_bet(state, p, action))
+            listing.refuse("roll", p, "tozsde.bet_required")
+            listing.refuse("end_turn", p, "tozsde.bet_required")
+            listing.refuse("buy", p, "tozsde.no_buying_here")
+        elif phase == Phase.CASINO_ROLL:  # T9: the casino roll decides the bet
             p = state.current_seat
-            out.append(self._roll_choice(p))
-            out.extend(self._sell_choices(state, p))
-        out.extend(self._always)
-        return out
+            listing.offer(self._roll_choice(p))
+            self._list_sells(state, p, listing)
+            for kind in ("end_turn", "bet"):
+                listing.refuse(kind, p, "tozsde.casino_roll_required")
+            listing.refuse("buy", p, "tozsde.no_buying_here")
+        listing.offer(*self._always)
 
     def _roll_choice(self, p: int) -> Choice:
         return self._rolls[p]
@@ -69,6 +84,14 @@ class Choices(Prices):
 
     def _buy_choice(self, p: int, c: str, n: int, k: int) -> Choice:
         return Choice("buy", player=p, fixed={"company": c}, params={"count": IntRange(1, n)}, info={"prices": self.buy_prices(k, n)})
+
+    def _list_sells(self, state: State, p: int, listing: Listing) -> None:
+        """T6: the roller may sell any shares from the roll to the end of the turn; not more than held."""
+        sells = self._sell_choices(state, p)
+        listing.offer(*sells)
+        listing.refuse_when("sell", p, lambda action: self._too_many_to_sell(state, p, action))
+        if not sells:  # nobody may sell now: not the roller either
+            listing.refuse("sell", None, "tozsde.sell_after_roll")
 
     def _sell_choices(self, state: State, p: int) -> list[Choice]:
         """T6: the roller may sell any shares from the roll to the end of the turn."""
@@ -102,6 +125,15 @@ class Choices(Prices):
             else:
                 out[c] = max(0, min(lim["per_company"] - bought.get(c, 0), total_left))
         return out
+
+    def _list_buys(self, state: State, p: int, listing: Listing) -> None:
+        """§7.1, §7.4: buying on a company site or a change field, within its limits, the stock and the cash."""
+        listing.offer(*self._buy_choices(state, p))
+        if state.turn.get("kind") in ("company", "change"):
+            limits = self.buy_limits(state)
+            listing.refuse_when("buy", p, lambda action: self._beyond_buy_limits(state, p, limits, action))
+        else:
+            listing.refuse("buy", p, "tozsde.no_buying_here")
 
     def _buy_choices(self, state: State, p: int) -> list[Choice]:
         turn = state.turn

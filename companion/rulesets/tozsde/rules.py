@@ -4,8 +4,8 @@ Paragraphs (§) are those of ``tozsde-en.md``; rulings (C…, T…) those of
 ``RULINGS.md``. Amounts live in ``ruleset.json``, the house-default board in
 ``board.json`` (T15). The rules are split by concern, each a class the
 next builds on: :mod:`.setup` (options, board, first state), :mod:`.prices`
-(ladder, fortune, tax), :mod:`.choices` (what may be done now),
-:mod:`.paying` and :mod:`.moves` (applying an action), :mod:`.refusals`,
+(ladder, fortune, tax), :mod:`.choices` (what may be done now) with :mod:`.refusals` (why not the rest),
+:mod:`.paying` and :mod:`.moves` (applying an action),
 :mod:`.view`, :mod:`.describe` and :mod:`.bots`.
 
 >>> from companion.game import Game
@@ -21,12 +21,11 @@ from __future__ import annotations
 from companion.rulesets.tozsde.bots import Bots
 from companion.rulesets.tozsde.describe import Descriptions
 from companion.rulesets.tozsde.moves import Moves
-from companion.rulesets.tozsde.refusals import Refusals
 from companion.rulesets.tozsde.setup import NUMBERS, Phase
 from companion.rulesets.tozsde.view import View
 
 
-class Rules(Moves, Refusals, View, Descriptions, Bots):
+class Rules(Moves, View, Descriptions, Bots):
     """The Tőzsde ruleset: phases ``order`` → ``draw`` → (``roll`` → ``act`` | ``casino_bet`` → ``casino_roll`` → ``act``)… → ``over``."""
 
 
