@@ -4,15 +4,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.actions import Choice, IntRange, OneOf, ParamSpec
+from companion.actions import Choice, IntRange, OneOf, ParamSpec, Rejection
+from companion.listing import Listing
 from companion.rulesets.boerse.deck import BOERSENSCHLUSS
 from companion.rulesets.boerse.effects import EFFECTS
-from companion.rulesets.boerse.setup import Phase, Setup
+from companion.rulesets.boerse.refusals import Refusals
+from companion.rulesets.boerse.setup import Phase
 from companion.state import State
 
 
-class Choices(Setup):
-    """The one list the screen, the buttons, the die and the bots act through."""
+class Choices(Refusals):
+    """The one list the screen, the buttons, the die and the bots act through, and why it leaves out what it does."""
 
     def __init__(self, setup: dict[str, Any]) -> None:
         super().__init__(setup)
@@ -34,39 +36,61 @@ class Choices(Setup):
             choices.append(Choice("card", fixed={"effect": kind}, params=spec))
         return choices
 
-    def legal_actions(self, state: State) -> list[Choice]:
-        phase = state.phase
+    def list_choices(self, state: State, listing: Listing) -> None:
+        """What may be done now, phase by phase, and why the rest is not offered (C6)."""
         if state.finished:
-            return []
-        if phase == Phase.SHUFFLE:
-            return [self.choice(("shuffle",), lambda: Choice("shuffle", params={"order": self.shuffle_spec}))]
-        if phase == Phase.DEBT:
-            debtor = state.debt.debtor  # type: ignore[union-attr]
-            return self._sell_choices(state, debtor) + self._borrow_choices(state, debtor)
+            return
+        phase = state.phase
+        if self.virtual:  # B10: the app draws the virtual deck's cards
+            listing.refuse("card", None, "boerse.virtual_deck")
+        if phase == Phase.DEBT:  # B6: the debtor sells or borrows until the payment is made
+            debt = state.debt
+            assert debt is not None, "a payment waits in this phase"
+            debtor = debt.debtor
+            listing.offer(*self._sell_choices(state, debtor), *self._borrow_choices(state, debtor))
+            listing.refuse_when("sell", debtor, lambda action: self._why_not_trade(state, debtor, action))
+            listing.refuse_when("borrow", debtor, lambda action: self._why_not_credit(state, debtor, action))
+            listing.refuse_when(None, None, lambda action: self._waiting_for(state, debt, action)
+                                or self._not_their_turn(state, debtor, action))
+            return
         p = state.current_seat
-        if phase == Phase.TRADE or phase == Phase.AFTER:
-            return self._turn_choices(state, p, phase)
-        if phase == Phase.PICK:
+        if phase == Phase.SHUFFLE:
+            listing.offer(self.choice(("shuffle",), lambda: Choice("shuffle", params={"order": self.shuffle_spec})))
+            listing.refuse_when("shuffle", None, lambda action: Rejection(
+                "boerse.bad_shuffle", {"reason": self.explain_shuffle(action.get("order")) or "?"}))
+        elif phase == Phase.TRADE or phase == Phase.AFTER:
+            listing.offer(*self._turn_choices(state, p, phase))
+        elif phase == Phase.PICK:
             amount = state.turn["pick"]
-            return [
-                self.choice(
-                    ("pick", p, amount),
-                    lambda: Choice("pick", p, params={"company": OneOf(tuple(self.packages))}, info={"amount": amount}),
-                )
-            ]
-        if phase == Phase.CARD:
+            listing.offer(self.choice(
+                ("pick", p, amount),
+                lambda: Choice("pick", p, params={"company": OneOf(tuple(self.packages))}, info={"amount": amount}),
+            ))
+        elif phase == Phase.CARD:
             if state.data["closed"]:
-                return [c for c in self._card_choices if c.fixed["effect"] != BOERSENSCHLUSS]
-            return self._card_choices
-        if phase == Phase.OFFER:
+                listing.offer(*(c for c in self._card_choices if c.fixed["effect"] != BOERSENSCHLUSS))
+            else:
+                listing.offer(*self._card_choices)
+        elif phase == Phase.OFFER:
             offer = state.turn["offer"]
-            choices = []
             if state.players[p].cash >= offer["price"]:
-                choices.append(self.choice(("accept", p, offer["company"], offer["price"]),
-                                            lambda: Choice("accept_offer", p, info=dict(offer))))
-            choices.append(self.choice(("decline", p), lambda: Choice("decline_offer", p)))
-            return choices + self._borrow_choices(state, p)
-        return []
+                listing.offer(self.choice(("accept", p, offer["company"], offer["price"]),
+                                          lambda: Choice("accept_offer", p, info=dict(offer))))
+            else:
+                listing.refuse_when("accept_offer", p, lambda action: self._offer_unaffordable(state, p))
+            listing.offer(self.choice(("decline", p), lambda: Choice("decline_offer", p)), *self._borrow_choices(state, p))
+        self._refuse_for_the_turn(state, p, phase, listing)
+
+    def _refuse_for_the_turn(self, state: State, p: int, phase: str, listing: Listing) -> None:
+        """Why the player whose turn it is may not trade or take credit as asked, or roll again;
+        and that it is not the others' turn."""
+        for kind in ("buy", "sell"):
+            listing.refuse_when(kind, p, lambda action: self._why_not_trade(state, p, action))
+        for kind in ("borrow", "repay"):
+            listing.refuse_when(kind, p, lambda action: self._why_not_credit(state, p, action))
+        if phase == Phase.AFTER:
+            listing.refuse("roll", p, "boerse.already_rolled", {"player": self._name(state, p)})
+        listing.refuse_when(None, None, lambda action: self._not_their_turn(state, p, action))
 
     def _turn_choices(self, state: State, p: int, phase: str) -> list[Choice]:
         if phase == Phase.AFTER:
@@ -114,22 +138,6 @@ class Choices(Setup):
             kind, p, fixed={"company": company}, params={"count": IntRange(1, most)},
             info={"price": price, "prices": [price] * most},  # each share at the same price (B4)
         ))
-
-    def _barred(self, state: State, kind: str) -> dict[str, str]:
-        """B18: the packages this turn's trades bar from ``kind`` ("buy" or "sell"), each with the
-        direction already taken; none with the option off or for a sale forced by a payment (B6).
-
-        >>> from companion.rulesets.boerse.rules import Rules
-        >>> rules = Rules({"ruleset": "boerse", "players": ["A", "B"], "options": {"deck": "real"}})
-        >>> state = rules.initial_state()
-        >>> state.turn["traded"] = {"Stahl": "buy", "Bau": "sell"}
-        >>> rules._barred(state, "sell"), rules._barred(state, "buy")
-        ({'Stahl': 'buy'}, {'Bau': 'sell'})
-        """
-        traded: dict[str, str] = state.turn.get("traded", {})
-        if not self.one_way or not traded or state.phase == Phase.DEBT:
-            return {}
-        return {c: done for c, done in traded.items() if done != kind}
 
     def _borrow_choices(self, state: State, p: int) -> list[Choice]:
         line = self.credit_limit - state.players[p].credit  # B5

@@ -6,8 +6,8 @@ comments cite them. Amounts live in ``ruleset.json``, the track in
 The rules are split by concern, each a class building on those it needs:
 :mod:`.setup` (options, track, deck, first state), :mod:`.prices`,
 :mod:`.payments`, :mod:`.spaces` and :mod:`.moves` (applying an action),
-:mod:`.choices` (what may be done now), :mod:`.refusals`, :mod:`.view`,
-:mod:`.describe` and :mod:`.bots`.
+:mod:`.choices` (what may be done now) with :mod:`.refusals` (why not the
+rest), :mod:`.view`, :mod:`.describe` and :mod:`.bots`.
 
 A turn (B4, B7, B8, B11) goes through these phases:
 
@@ -34,12 +34,12 @@ from __future__ import annotations
 from companion.rulesets.boerse.bots import Bots
 from companion.rulesets.boerse.describe import Descriptions
 from companion.rulesets.boerse.moves import Moves
-from companion.rulesets.boerse.refusals import Refusals
+from companion.rulesets.boerse.choices import Choices
 from companion.rulesets.boerse.setup import FISCUS, Phase
 from companion.rulesets.boerse.view import View
 
 
-class Rules(Moves, Refusals, View, Descriptions, Bots):
+class Rules(Moves, Choices, View, Descriptions, Bots):
     """Die Börse for 2–4 players (B1)."""
 
 

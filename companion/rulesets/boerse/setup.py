@@ -53,6 +53,8 @@ class Setup(Ruleset):
     max_players = 4
     board_key = "track"
     """The setup key of a group's own board (``companion new --board``)."""
+    unexplained = Ruleset.unexplained | {"not_your_turn"}
+    """The refusal for acting out of turn stands as the generic one says it."""
 
     def __init__(self, setup: dict[str, Any]) -> None:
         super().__init__(setup)

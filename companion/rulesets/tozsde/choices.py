@@ -102,36 +102,11 @@ class Choices(Refusals):
             out.append(self.choice(("sell", p, c, held, k), lambda: self._sell_choice(p, c, held, k)))
         return out
 
-    def buy_limits(self, state: State) -> dict[str, int]:
-        """How many shares of each company the current player may still buy this turn (§7.1, §7.4).
-
-        Only the field's limits; the exchange's stock and the cash are not counted here.
-        """
-        turn = state.turn
-        kind = turn.get("kind")
-        bought: dict[str, int] = turn.get("bought", {})
-        if state.phase != Phase.ACT or kind not in ("company", "change"):
-            return {}
-        if kind == "company":
-            c = turn["company"]
-            return {c: max(0, self.site_limit - bought.get(c, 0))}
-        lim = self.change_limits
-        total_left = lim["shares"] - sum(bought.values())
-        full = len(bought) >= lim["companies"]
-        out = {}
-        for c in self.companies:
-            if full and c not in bought:
-                out[c] = 0
-            else:
-                out[c] = max(0, min(lim["per_company"] - bought.get(c, 0), total_left))
-        return out
-
     def _list_buys(self, state: State, p: int, listing: Listing) -> None:
         """§7.1, §7.4: buying on a company site or a change field, within its limits, the stock and the cash."""
         listing.offer(*self._buy_choices(state, p))
         if state.turn.get("kind") in ("company", "change"):
-            limits = self.buy_limits(state)
-            listing.refuse_when("buy", p, lambda action: self._beyond_buy_limits(state, p, limits, action))
+            listing.refuse_when("buy", p, lambda action: self._beyond_buy_limits(state, p, action))
         else:
             listing.refuse("buy", p, "tozsde.no_buying_here")
 

@@ -1,11 +1,12 @@
-"""Tőzsde's prices and fortunes: the ladder of prices (§4, T3), the fortune (T4), the tax (§7.6, T14), the ranking."""
+"""Tőzsde's prices and fortunes: the ladder of prices (§4, T3), the buying limits (§7.1, §7.4), the fortune (T4),
+the tax (§7.6, T14), the ranking."""
 
 from __future__ import annotations
 
 from typing import Any, ClassVar, NamedTuple
 
 from companion import turns
-from companion.rulesets.tozsde.setup import Setup
+from companion.rulesets.tozsde.setup import Phase, Setup
 from companion.state import State
 
 
@@ -88,6 +89,30 @@ class Prices(Setup):
         (2400, 1800, 0)
         """
         return fortune // self.tax_unit * self.tax_unit * self.tax_percent // 100
+
+    def buy_limits(self, state: State) -> dict[str, int]:
+        """How many shares of each company the current player may still buy this turn (§7.1, §7.4).
+
+        Only the field's limits; the exchange's stock and the cash are not counted here.
+        """
+        turn = state.turn
+        kind = turn.get("kind")
+        bought: dict[str, int] = turn.get("bought", {})
+        if state.phase != Phase.ACT or kind not in ("company", "change"):
+            return {}
+        if kind == "company":
+            c = turn["company"]
+            return {c: max(0, self.site_limit - bought.get(c, 0))}
+        lim = self.change_limits
+        total_left = lim["shares"] - sum(bought.values())
+        full = len(bought) >= lim["companies"]
+        out = {}
+        for c in self.companies:
+            if full and c not in bought:
+                out[c] = 0
+            else:
+                out[c] = max(0, min(lim["per_company"] - bought.get(c, 0), total_left))
+        return out
 
     def _most_to_buy(self, at_exchange: int, limit: int, cash: int) -> int:
         """How many shares, up to ``limit``, the cash pays for one after another (§4, T3)."""

@@ -37,7 +37,7 @@ class Refusals(Prices):
             return Rejection("tozsde.stake_above_cash", {"stake": stake, "player": player.name, "cash": player.cash})
         return None
 
-    def _beyond_buy_limits(self, state: State, p: int, limits: dict[str, int], action: Action) -> Rejection | None:
+    def _beyond_buy_limits(self, state: State, p: int, action: Action) -> Rejection | None:
         """Which limit a purchase goes beyond: the field's (§7.1, §7.4), the exchange's stock, the cash (T3)."""
         turn, player = state.turn, state.players[p]
         c: Any = action.get("company")
@@ -55,7 +55,7 @@ class Refusals(Prices):
             total_left = lim["shares"] - sum(bought.values())
             if count > total_left:
                 return Rejection("tozsde.change_total_reached", {"player": player.name, "left": total_left})
-        left = limits.get(c, 0)
+        left = self.buy_limits(state).get(c, 0)
         if count > left:
             return Rejection("tozsde.limit_reached", {"player": player.name, "left": left, "company": c})
         k = state.bank_shares[c]
