@@ -1,4 +1,5 @@
-"""What may be done in Die Börse now: the legal choices of each phase, with their limits (B4–B6, B10, B18)."""
+"""What may be done in Die Börse now: the legal choices of each phase, with their limits (B4–B6, B10, B18),
+and where the rules leave an action out, why (:mod:`.refusals`)."""
 
 from __future__ import annotations
 

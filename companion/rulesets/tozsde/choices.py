@@ -1,4 +1,5 @@
-"""What may be done in Tőzsde now: the legal choices of each phase, with their limits (§5–§7, T6, T9, T11)."""
+"""What may be done in Tőzsde now: the legal choices of each phase, with their limits (§5–§7, T6, T9, T11),
+and where the rules leave an action out, why (:mod:`.refusals`)."""
 
 from __future__ import annotations
 
@@ -38,7 +39,7 @@ class Choices(Refusals):
             self._list_sells(state, p, listing)
             listing.refuse("roll", p, "tozsde.already_rolled", {"player": self._name(state, p)})
         elif phase == Phase.ORDER:  # §5, T12
-            listing.offer(self._roll_choice(state.current_seat))
+            listing.offer(self._rolls[state.current_seat])
             listing.offer(Choice("set_order", params={"order": Permutation(tuple(range(len(state.players))))}))
             listing.refuse("set_order", None, "tozsde.bad_order", {"seats": list(range(len(state.players)))})
         elif phase == Phase.DRAW:  # §6, T2
@@ -59,15 +60,12 @@ class Choices(Refusals):
             listing.refuse("buy", p, "tozsde.no_buying_here")
         elif phase == Phase.CASINO_ROLL:  # T9: the casino roll decides the bet
             p = state.current_seat
-            listing.offer(self._roll_choice(p))
+            listing.offer(self._rolls[p])
             self._list_sells(state, p, listing)
             for kind in ("end_turn", "bet"):
                 listing.refuse(kind, p, "tozsde.casino_roll_required")
             listing.refuse("buy", p, "tozsde.no_buying_here")
         listing.offer(*self._always)
-
-    def _roll_choice(self, p: int) -> Choice:
-        return self._rolls[p]
 
     def _bet_choice(self, p: int, hi: int) -> Choice:
         return Choice(
