@@ -24,15 +24,13 @@ order of a virtual deck.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from companion.actions import Action, Choice, IntRange, OneOf
 from companion.messages import money, render
-
-if TYPE_CHECKING:
-    from companion.game import Game
+from companion.state import State
 
 
 class Group(StrEnum):
@@ -154,7 +152,28 @@ class Described:
         return out
 
 
-def describe(game: Game, language: str = "en") -> list[Described]:
+class Describer(Protocol):
+    """A ruleset, as far as describing goes (:meth:`companion.ruleset.Ruleset.describe`)."""
+
+    def describe(self, state: State, choices: list[Choice], language: str) -> list[Described]: ...
+
+
+class Playing(Protocol):
+    """A game, as far as describing goes (:class:`companion.game.Game`).
+
+    Named here, not imported: the game imports the rulesets, and they import this module.
+    """
+
+    @property
+    def rules(self) -> Describer: ...
+
+    @property
+    def state(self) -> State: ...
+
+    def legal_actions(self) -> list[Choice]: ...
+
+
+def describe(game: Playing, language: str = "en") -> list[Described]:
     """Every legal choice of the moment, described by the game's ruleset in ``language``."""
     return game.rules.describe(game.state, game.legal_actions(), language)
 
@@ -236,6 +255,4 @@ def mark_usual(described: list[Described], order: tuple[str, ...] = USUAL_ORDER)
     )
     if best is None:
         return described
-    from dataclasses import replace
-
     return [replace(d, usual=True) if i == best else d for i, d in enumerate(described)]

@@ -4,8 +4,13 @@ A ruleset is a folder under ``companion/rulesets/`` (or any package named
 by a ``companion.rulesets`` entry point): ``ruleset.json`` with the amounts
 and the options with their defaults, a board file, its texts in
 ``locale/<language>/LC_MESSAGES/<name>.po`` (or a ``messages.json``), and
-``rules.py`` with a ``Rules`` class for what data cannot say. The core never
-names a game.
+``rules.py`` with a ``Rules`` class for what data cannot say (the two games
+put it together from modules split by concern: docs/adding-a-game.md). The
+core never names a game.
+
+What every ruleset shares lives here: the choice cache, the die roll and the
+end of the turn, passing the turn, and refusals read from the listing that
+offers the choices (:mod:`companion.listing`).
 """
 
 from __future__ import annotations
@@ -14,17 +19,25 @@ import json
 import random
 from abc import ABC, abstractmethod
 from importlib import resources
-from typing import Any, ClassVar, Mapping
+from typing import Any, Callable, ClassVar, Mapping
 
-from companion.actions import Action, Choice, Rejection, is_whole_number, shown
+from companion import turns
+from companion.actions import Action, Choice, IntRange, Rejection, is_whole_number, shown
 from companion.describe import USUAL_ORDER, Described, generic, mark_usual
 from companion.events import Event
+from companion.listing import Listing
 from companion.messages import register_package, render
 from companion.state import State
 
 
 _data_files: dict[tuple[str, str], Any] = {}
 """The data files already read, by package and file name (every new game needs them)."""
+
+_shared_choices: dict[tuple[Any, ...], dict[tuple[Any, ...], Choice]] = {}
+"""The choices made so far by the games that share them (see :meth:`Ruleset.share_choices`)."""
+
+DIE = IntRange(1, 6)
+"""Every roll is one die value (C3)."""
 
 
 class SetupError(ValueError):
@@ -77,6 +90,10 @@ class Ruleset(ABC):
             raise SetupError("player names must differ")
         if not self.min_players <= len(players) <= self.max_players:
             raise SetupError(f"{self.name} is played by {self.min_players} to {self.max_players} players, not {len(players)}")
+        self._choices: dict[tuple[Any, ...], Choice] = {}
+        """The choices made so far, by everything they depend on (see :meth:`choice`)."""
+        self._rolls = [Choice("roll", player=seat, params={"value": DIE}) for seat in range(len(players))]
+        self._end_turns = [Choice("end_turn", player=seat) for seat in range(len(players))]
 
     def _check_option_bounds(self) -> None:
         """Every numeric option within the bounds of ``option_bounds`` in ``ruleset.json``.
@@ -106,17 +123,85 @@ class Ruleset(ABC):
     def initial_state(self) -> State:
         """The state before the first action."""
 
-    @abstractmethod
     def legal_actions(self, state: State) -> list[Choice]:
-        """Who may do what now, with the limits (empty when the game is over)."""
+        """Who may do what now, with the limits (empty when the game is over): what :meth:`list_choices` offers."""
+        listing = Listing()
+        self.list_choices(state, listing)
+        return listing.choices
+
+    def list_choices(self, state: State, listing: Listing) -> None:
+        """Offer what may be done now into ``listing``, and say there why other actions are not offered.
+
+        A ruleset implements this or :meth:`legal_actions` (then no refusal is explained).
+        """
+        if type(self).legal_actions is Ruleset.legal_actions:
+            raise NotImplementedError(f"{self.name} lists its choices in neither list_choices nor legal_actions")
+        listing.offer(*self.legal_actions(state))
 
     @abstractmethod
     def apply(self, state: State, action: Action) -> list[Event]:
         """Apply a legal action in place and say what happened."""
 
+    unexplained: ClassVar[frozenset[str]] = frozenset({"malformed_action", "bad_fields", "game_over"})
+    """The generic refusals that stand as they are: :meth:`explain` looks for no other reason."""
+
     def explain(self, state: State, action: Action, rejection: Rejection) -> Rejection:
-        """Turn a generic rejection into a more telling one (e.g. not enough cash)."""
-        return rejection
+        """The reason :meth:`list_choices` gives for not offering ``action`` (C6), else the generic ``rejection``."""
+        if rejection.code in self.unexplained or not isinstance(action, dict):
+            return rejection
+        listing = Listing(explaining=True)
+        try:
+            self.list_choices(state, listing)
+            return listing.reason(action) or rejection
+        except (LookupError, TypeError, ValueError, AttributeError):  # garbage input: the generic reason stands
+            return rejection
+
+    # -- what rulesets share -------------------------------------------------
+    def share_choices(self, *by: Any) -> None:
+        """Share the choices made with every game of this ruleset whose choices depend on nothing but ``by``."""
+        self._choices = _shared_choices.setdefault((self.package, *by), {})
+
+    def choice(self, key: tuple[Any, ...], make: Callable[[], Choice]) -> Choice:
+        """The choice ``make()`` makes, made once for ``key`` and then reused.
+
+        Choices are immutable, so each is made once; ``key`` holds everything it depends on
+        (besides what :meth:`share_choices` names).
+
+        >>> from companion.game import Game
+        >>> rules = Game({"ruleset": "tozsde", "players": ["A", "B"]}).rules
+        >>> made = rules.choice(("doc", 0), lambda: Choice("end_turn", player=0))
+        >>> rules.choice(("doc", 0), lambda: Choice("end_turn", player=1)) is made
+        True
+        """
+        choice = self._choices.get(key)
+        if choice is None:
+            choice = self._choices[key] = make()
+        return choice
+
+    def _name(self, state: State, seat: int) -> str:
+        return state.players[seat].name
+
+    def pass_turn(self, state: State, events: list[Event]) -> None:
+        """The turn passes to the next player still in (C5), or the game ends after its last round (T11, B11).
+
+        A new turn starts as :meth:`start_turn` sets it up; a new round is said (``round_started``),
+        then whose turn it is (``turn_passed`` with :meth:`turn_passed_params`).
+        """
+        before = state.round
+        turns.advance(state)
+        if state.finished:
+            return
+        self.start_turn(state)
+        if state.round != before:
+            events.append(Event("round_started", {"round": state.round}))
+        events.append(Event("turn_passed", self.turn_passed_params(state)))
+
+    def start_turn(self, state: State) -> None:
+        """Set up the turn :meth:`pass_turn` has just given to ``state.current`` (its first phase)."""
+
+    def turn_passed_params(self, state: State) -> dict[str, Any]:
+        """The parameters of ``turn_passed``: the player's name and seat."""
+        return {"player": self._name(state, state.current_seat), "seat": state.current}
 
     @abstractmethod
     def fortune(self, state: State, player: int) -> int:

@@ -2,7 +2,7 @@
 
 A card (real or virtual) and an event space state their effect in the
 same words: ``{"effect": kind, …parameters}``. One interpreter in
-:mod:`companion.rulesets.boerse.rules` carries them out.
+:mod:`companion.rulesets.boerse.spaces` carries them out.
 
 >>> effect_problems({"effect": "tax", "amount": 200}, packages=["Stahl"], step=50)
 []
@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import Any, Iterable
 
 from companion.actions import is_whole_number
+from companion.messages import phrase
 
 EFFECTS: dict[str, tuple[str, ...]] = {
     "bank_pays": ("amount",),
@@ -95,3 +96,13 @@ def effect_problems(
         elif space not in kinds:
             problems.append(f"space must be a space index or one of {', '.join(kinds) or 'no kind'}, not {space!r}")
     return problems
+
+
+def text_of(entry: dict[str, Any], kind: str) -> Any:
+    """The text of a card or event space: ``boerse.<kind>.<id>`` in the catalogue, filled with its
+    amounts; a group's own track space may give its ``name`` in several languages instead."""
+    if "id" in entry:
+        params = {k: abs(v) if k == "amount" else v for k, v in entry.items() if k in ("amount", "company", "price")}
+        return phrase(f"boerse.{kind}.{entry['id']}", params)
+    name = entry.get("name")
+    return name if isinstance(name, dict) and "en" in name else entry["effect"]
