@@ -230,7 +230,7 @@ def test_pragmas_are_set(journal: Journal) -> None:
 
 
 def test_schema_version_and_migration_from_empty_file(db_path: Path) -> None:
-    assert len(MIGRATIONS) == SCHEMA_VERSION == 2
+    assert len(MIGRATIONS) == SCHEMA_VERSION == 3
     db_path.parent.mkdir(parents=True)
     db_path.write_bytes(b"")  # an empty file is an empty database, version 0
     with Journal.open(db_path) as j:

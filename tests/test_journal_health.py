@@ -198,7 +198,7 @@ os._exit(0)
 """
         subprocess.run([sys.executable, "-c", script], check=True)
         assert Path(f"{db}-wal").exists()
-    before = {p.name: p.read_bytes() for p in folder.iterdir()}
+    before = {p.name: p.read_bytes() for p in folder.rglob("*") if p.is_file()}
     expected = replayed(setup, actions[:11] if with_wal else actions)
     state = in_read_only_folder(folder, "--db", str(db), "state", "--json")
     assert state.returncode == 0, state.stderr
@@ -211,7 +211,7 @@ os._exit(0)
     assert "read-only" in refused.stderr and "damaged" not in refused.stderr
     if os.geteuid() != 0:
         folder.chmod(0o755)
-    assert {p.name: p.read_bytes() for p in folder.iterdir()} == before
+    assert {p.name: p.read_bytes() for p in folder.rglob("*") if p.is_file()} == before
 
 
 def Table_view_players(state: dict, setup: dict) -> list[dict]:
