@@ -19,7 +19,7 @@ from typing import Any, NoReturn, Sequence
 from companion import backup, bots, console, log, registry
 from companion.actions import Rejection
 from companion.correction import Reason
-from companion.journal import Journal, JournalError, default_path
+from companion.journal import Journal, JournalDamaged, JournalError, default_path
 from companion.messages import LANGUAGES
 from companion.ruleset import SetupError
 from companion.table import LineRefused, Outcome, Table, check_line
@@ -46,6 +46,25 @@ class _Parser(argparse.ArgumentParser):
 
     def error(self, message: str) -> NoReturn:
         raise UsageError(f"{message} (see {self.prog} --help)")
+
+
+def _global_options(parser: argparse.ArgumentParser, default: Any) -> None:
+    """The options every command takes, before the command or after it (``companion repair --game 1``)."""
+    parser.add_argument("--db", default=default, help="journal file (default: $COMPANION_DB or the user data directory)")
+    parser.add_argument("--game", type=_game_number, default=default, help="game number (default: the game played last)")
+    parser.add_argument(
+        "--lang", choices=LANGUAGES, default=os.environ.get("COMPANION_LANG", "en") if default is None else default,
+        help="language",
+    )
+
+
+class _CommandParser(_Parser):
+    """A command's parser: it takes the global options too, and leaves them as given before the command
+    when they are not given after it."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        _global_options(self, argparse.SUPPRESS)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -144,17 +163,14 @@ def build_parser() -> argparse.ArgumentParser:
         description="Banker and stock exchange for stock-exchange board games.",
         epilog=f"Games are kept in {default_path()} (set COMPANION_DB or --db to change it).",
     )
-    parser.add_argument("--db", help="journal file (default: $COMPANION_DB or the user data directory)")
-    parser.add_argument("--game", type=_game_number, help="game number (default: the game played last)")
-    parser.add_argument("--lang", choices=LANGUAGES, default=os.environ.get("COMPANION_LANG", "en"), help="language")
-    sub = parser.add_subparsers(title="commands", metavar="COMMAND")
+    _global_options(parser, None)
+    sub = parser.add_subparsers(title="commands", metavar="COMMAND", parser_class=_CommandParser)
 
     p = sub.add_parser("app", help="the touchscreen app (the main job where there is a display)", description=(
         "Run the Kivy touchscreen app: it resumes the game and the screen it was showing."))
     p.add_argument("--kiosk", action="store_true", help=(
         "full screen, no cursor, Escape and closing the window refused; leaving needs the banker PIN"))
     p.add_argument("--size", metavar="WxH", help="window size in pixels, e.g. 800x480 (default: Kivy's)")
-    p.add_argument("--db", default=argparse.SUPPRESS, help="journal file (as before the command)")
     p.set_defaults(run=cmd_app)
 
     p = sub.add_parser("new", help="start a new game", description="Start a new game and make it the current one.")
@@ -594,10 +610,15 @@ def cmd_check(args: argparse.Namespace) -> int:
 def cmd_repair(args: argparse.Namespace) -> int:
     if args.game is None:
         raise UsageError("say which game to repair with --game N (see `companion check`)")
-    with Journal.open(args.db or default_path()) as journal:
+    path = args.db or default_path()
+    try:
+        journal = Journal.open(path)
+    except JournalDamaged:  # too damaged to upgrade: its intact part can still be kept as an export
+        journal = Journal.open(path, readonly=True)
+    with journal:
         report = journal.repair(args.game, args.backup)
     print(report.sentence())
-    return 0
+    return 0 if report.repaired else 1
 
 
 def cmd_backup(args: argparse.Namespace) -> int:

@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from companion.journal import acked
-from companion.journal.chain import Head
+from companion.journal.chain import Head, link
 from companion.journal.errors import JournalError
 from companion.journal.verify import HeadRecord, plural, snapshot_matches
 
@@ -53,6 +53,8 @@ class RepairReport:
     """Set when the file could not be mended: the intact part is in this export, and the file is unchanged."""
     why_not: str = ""
     """Why the file could not be mended, when ``exported`` is set."""
+    restored: int = 0
+    """Actions whose rows were lost and which the game's history gave back."""
 
     @property
     def repaired(self) -> bool:
@@ -82,10 +84,17 @@ class RepairReport:
             f"; {plural(self.lost_acknowledged, 'acknowledged action')} the file had lost could not be brought back"
             if self.lost_acknowledged else ""
         )
+        if self.restored:
+            lost = f"; {plural(self.restored, 'lost action')} brought back from the game's history" + lost
         return (
             f"game {self.game_id} repaired: kept {plural(self.kept, 'action')}; dropped "
             f"{', '.join(parts[:-1])} and {parts[-1]}{lost}; a backup is in {self.backup}"
         )
+
+
+_THIS_OR_NO_GAME = "+game_id = ? OR typeof(game_id) != 'integer' OR game_id NOT IN (SELECT id FROM games)"
+"""The rows of a game, and rows whose game number is damaged, found by reading the whole table: a row
+whose key is damaged can stand out of order, and a search by key stops there."""
 
 
 class _NotMended(Exception):
@@ -100,12 +109,14 @@ def repair(journal: Journal, game_id: int, backup: str | os.PathLike[str] | None
     journal.backup(target)
     outside = acked.read(journal.path, game_id)
     try:
+        if journal.readonly:
+            raise _NotMended("it is damaged beyond what an upgrade to this version's schema accepts")
         with journal._writing(f"repair game {game_id}") as conn:
             report = _mend(journal, conn, game_id, stored.chain[0], target, outside)
             _require_sound(journal, conn, game_id, before, outside)
         return report
     except (_NotMended, JournalError) as error:
-        why = str(error) if isinstance(error, _NotMended) else str(error).rsplit(": ", 1)[-1]
+        why = str(error) if isinstance(error, _NotMended) else str(error).split(": ", 1)[-1]
     exported = _free_name(journal.path, f"game-{game_id}-{{stamp}}.json")
     data, _ = journal.export_intact(game_id)
     try:
@@ -123,17 +134,30 @@ def repair(journal: Journal, game_id: int, backup: str | os.PathLike[str] | None
 def _mend(
     journal: Journal, conn: sqlite3.Connection, game_id: int, root: bytes, backup: Path, outside: acked.Acked | None
 ) -> RepairReport:
-    """Drop what lies beyond the intact part and set the head record, inside the open transaction."""
-    chain, _, damage = journal._verify_line(conn, game_id, root)
-    kept = len(chain) - 1
+    """Rewrite the game's line as its intact part (with the actions its history gives back) and set its
+    head record, inside the open transaction."""
+    _, texts, damage = journal._verify_line(conn, game_id, root)
+    intact = len(texts)
+    history = journal._history_line(conn, game_id, root)
+    if history is not None and len(history) > intact and history[:intact] == texts:
+        texts = history  # rows lost to damage, given back by the history
+    chain = [root]
+    for idx, text in enumerate(texts):
+        chain.append(link(chain[-1], idx, text))
     record = _record(journal, conn, game_id)
-    dropped_actions = conn.execute("DELETE FROM line WHERE game_id = ? AND idx >= ?", (game_id, kept)).rowcount
+    rows = _delete_all(conn, "line", game_id)
+    conn.executemany(
+        "INSERT INTO line (game_id, idx, action, hash) VALUES (?, ?, ?, ?)",
+        ((game_id, idx, text, chain[idx + 1]) for idx, text in enumerate(texts)),
+    )
+    kept = len(texts)
     dropped_undone = 0
     if damage is not None or record is None or record.head != Head(kept, chain[-1]):
         dropped_undone = conn.execute("DELETE FROM redo_stack WHERE game_id = ?", (game_id,)).rowcount
     dropped_snapshots = _drop_bad_snapshots(conn, game_id, chain)
     good, _ = journal._good_entries(conn, game_id, root)
     dropped_entries = conn.execute("DELETE FROM entries WHERE game_id = ? AND seq >= ?", (game_id, good)).rowcount
+    conn.execute(f"DELETE FROM entries WHERE ({_THIS_OR_NO_GAME}) AND +game_id IS NOT ?", (game_id, game_id))
     writes = max(0 if record is None else record.writes, 0 if outside is None else outside.writes)
     conn.execute(
         "INSERT OR REPLACE INTO heads (game_id, length, hash, writes) VALUES (?, ?, ?, ?)",
@@ -144,8 +168,20 @@ def _mend(
     if outside is not None and outside.root == root and outside.writes > (0 if record is None else record.writes):
         lost = max(0, outside.head.length - kept)
     return RepairReport(
-        game_id, backup, kept, dropped_actions, dropped_entries, dropped_undone, dropped_snapshots, lost
+        game_id, backup, kept, max(0, rows - kept), dropped_entries, dropped_undone, dropped_snapshots, lost,
+        restored=kept - intact,
     )
+
+
+def _delete_all(conn: sqlite3.Connection, table: str, game_id: int) -> int:
+    """Delete a game's rows (and rows of no game), again until none is left: a scan of a table whose
+    keys stand out of order can step over rows while it deletes."""
+    deleted = 0
+    while True:
+        count = conn.execute(f"DELETE FROM {table} WHERE {_THIS_OR_NO_GAME}", (game_id,)).rowcount
+        if count <= 0:
+            return deleted
+        deleted += count
 
 
 def _record(journal: Journal, conn: sqlite3.Connection, game_id: int) -> HeadRecord | None:
@@ -159,7 +195,7 @@ def _require_sound(
     journal: Journal, conn: sqlite3.Connection, game_id: int, before: dict[int, int], outside: acked.Acked | None
 ) -> None:
     """Raise :class:`_NotMended` unless the file, as the open transaction leaves it, is sound and no worse."""
-    problems = [str(row[0]) for row in conn.execute("PRAGMA quick_check").fetchall()]
+    problems = [str(row[0]) for row in conn.execute("PRAGMA integrity_check").fetchall()]
     if problems != ["ok"]:
         raise _NotMended(f"SQLite's check still finds: {'; '.join(problems[:2])}")
     for other, length in before.items():

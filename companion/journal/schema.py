@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from companion.journal.chain import entry_link, link, new_identity, root_hash, snapshot_hash
+from companion.journal.verify import line_from_history
 
 __all__ = ["HEADS_TABLE", "MIGRATIONS", "SCHEMA_VERSION"]
 
@@ -114,6 +115,9 @@ def _migrate_2_to_3(conn: sqlite3.Connection) -> None:
     A game is rehashed with its new identity only if its whole chain holds
     now: rehashing a damaged game would make its damage look sound. A game
     whose chain does not hold keeps its old root, and the damage stays found.
+    The head record is where the history says the line ends when the history
+    holds and goes further than the rows found (rows lost to damage are then
+    found missing); else the last row.
     """
     conn.execute("ALTER TABLE games ADD COLUMN identity BLOB")
     conn.execute(HEADS_TABLE)
@@ -126,16 +130,33 @@ def _migrate_2_to_3(conn: sqlite3.Connection) -> None:
             root = root_hash(ruleset, setup_json, name, identity)
             conn.execute("UPDATE games SET identity = ?, hash = ? WHERE id = ?", (identity, root, game_id))
             _rehash_game(conn, game_id, root)
-        last = conn.execute(
-            "SELECT idx + 1, hash FROM line WHERE game_id = ? ORDER BY idx DESC LIMIT 1", (game_id,)
-        ).fetchone()
-        length, line_hash = last if last is not None else (0, conn.execute(
-            "SELECT hash FROM games WHERE id = ?", (game_id,)).fetchone()[0])
+            head = _history_head(conn, game_id, root)
+        else:
+            head = None
+        if head is None:
+            last = conn.execute(
+                "SELECT idx + 1, hash FROM line WHERE game_id = ? ORDER BY idx DESC LIMIT 1", (game_id,)
+            ).fetchone()
+            head = last if last is not None else (0, conn.execute(
+                "SELECT hash FROM games WHERE id = ?", (game_id,)).fetchone()[0])
         writes = conn.execute("SELECT COUNT(*) FROM entries WHERE game_id = ?", (game_id,)).fetchone()[0]
         conn.execute(
-            "INSERT INTO heads (game_id, length, hash, writes) VALUES (?, ?, ?, ?)",
-            (game_id, length, line_hash, writes),
+            "INSERT INTO heads (game_id, length, hash, writes) VALUES (?, ?, ?, ?)", (game_id, *head, writes)
         )
+
+
+def _history_head(conn: sqlite3.Connection, game_id: int, root: bytes) -> tuple[int, bytes] | None:
+    """The head of the line a verified history makes, if it goes beyond the rows found and agrees with them."""
+    rows = [row[0] for row in conn.execute("SELECT action FROM line WHERE game_id = ? ORDER BY idx", (game_id,))]
+    line = line_from_history(conn.execute(
+        "SELECT kind, action FROM entries WHERE game_id = ? ORDER BY seq", (game_id,)
+    ).fetchall())
+    if line is None or len(line) <= len(rows) or line[: len(rows)] != rows:
+        return None
+    head = root
+    for idx, text in enumerate(line):
+        head = link(head, idx, text)
+    return len(line), head
 
 
 def _game_hashes(conn: sqlite3.Connection, game_id: int, root: bytes) -> Iterator[tuple[str, tuple[Any, ...], bytes, Any]]:

@@ -78,7 +78,7 @@ from companion.journal.errors import (
 )
 from companion.journal.repair import RepairReport
 from companion.journal.repair import repair as repair_game
-from companion.journal.verify import HeadRecord, line_end, snapshot_matches
+from companion.journal.verify import HeadRecord, line_end, line_from_history, snapshot_matches
 
 __all__ = [
     "Entry",
@@ -100,6 +100,10 @@ BUSY_TIMEOUT = 20.0
 """Seconds a write waits for another writer's transaction (each lasts milliseconds)."""
 
 _UNTOUCHED = "the file was left untouched"
+
+LEGACY_READABLE = 2
+"""The oldest schema read without upgrading (read-only): its games have no identity and no head
+record, so the history (:func:`~companion.journal.verify.line_from_history`) says where a line ends."""
 
 
 @dataclass(frozen=True)
@@ -306,6 +310,8 @@ class Journal:
         self._readonly = readonly
         self._closed = False
         self._acks: dict[int, acked.Acked] = {}
+        self._version = schema.SCHEMA_VERSION
+        """The file's schema: an older one is read (read-only) as it is; see :data:`LEGACY_READABLE`."""
         """Heads committed by the open write transaction, recorded outside the file after its commit."""
 
     # -- opening and closing ---------------------------------------------
@@ -337,7 +343,8 @@ class Journal:
         try:
             version = cls._check_header(reader, path)
             journal = cls(path, reader, readonly=readonly)
-            if version < schema.SCHEMA_VERSION:
+            journal._version = version
+            if version < schema.SCHEMA_VERSION and not (readonly and version >= LEGACY_READABLE):
                 if readonly:
                     raise JournalError(
                         f"journal {path} was written by an older version of the app; "
@@ -379,6 +386,7 @@ class Journal:
         journal = cls.__new__(cls)
         journal._path, journal._reader, journal._writer = path, None, None
         journal._readonly, journal._closed, journal._acks = False, False, {}
+        journal._version = schema.SCHEMA_VERSION
         try:
             journal._writer_conn()
             journal._migrate()
@@ -454,6 +462,7 @@ class Journal:
                     schema.MIGRATIONS[step](conn)
                 conn.execute(f"PRAGMA user_version = {int(schema.SCHEMA_VERSION)}")
                 conn.execute("COMMIT")
+                self._version = schema.SCHEMA_VERSION
             except BaseException:
                 if conn.in_transaction:
                     conn.execute("ROLLBACK")
@@ -562,8 +571,8 @@ class Journal:
             try:
                 yield conn
             finally:
-                if own and conn.in_transaction:
-                    conn.execute("COMMIT")
+                if own and conn.in_transaction:  # a read ends the same either way; after damage only this works
+                    conn.execute("ROLLBACK")
         except (sqlite3.Error, UnicodeDecodeError) as exc:
             raise self._error(what, exc) from exc
 
@@ -816,8 +825,9 @@ class Journal:
             return stored
 
     def _verified(self, conn: sqlite3.Connection, game_id: int, record_outside: acked.Acked | None) -> StoredGame:
+        identity_column = "identity" if self._version >= 3 else "NULL"
         row = conn.execute(
-            "SELECT ruleset, setup, name, hash, identity FROM games WHERE id = ?", (game_id,)
+            f"SELECT ruleset, setup, name, hash, {identity_column} FROM games WHERE id = ?", (game_id,)
         ).fetchone()
         if row is None:
             raise JournalError(f"journal {self._path} has no game {game_id}")
@@ -835,11 +845,16 @@ class Journal:
         if not isinstance(setup, dict):
             raise JournalDamaged(f"journal {self._path}: the setup of game {game_id} is damaged; {_UNTOUCHED}")
         chain, texts, damage = self._verify_line(conn, game_id, stored_root)
-        try:
-            record = self._head_record(conn, game_id)
-        except sqlite3.DatabaseError:
-            record = None
-        damage = line_end(chain, damage, record, record_outside)
+        if self._version >= 3:
+            try:
+                record = self._head_record(conn, game_id)
+            except sqlite3.DatabaseError:
+                record = None
+            damage = line_end(chain, damage, record, record_outside)
+        elif damage is None:  # an older file: its history says where the line ends
+            history = self._history_line(conn, game_id, stored_root)
+            if history is not None and len(history) > len(texts):
+                damage = line_end(chain, None, HeadRecord(len(history), b"", 0), None, "its history")
         warnings: list[str] = []
         length = len(chain) - 1
         snapshot = self._good_snapshot(conn, game_id, chain, length, warnings)
@@ -898,23 +913,40 @@ class Journal:
             warnings.append("the snapshots cannot be read (the file is damaged) and were not used")
         return None
 
-    @staticmethod
-    def _good_entries(conn: sqlite3.Connection, game_id: int, root: bytes) -> tuple[int, int]:
+    @classmethod
+    def _good_entries(cls, conn: sqlite3.Connection, game_id: int, root: bytes) -> tuple[int, int]:
         """How many history entries from the start match their chain, and how many there are."""
-        previous, good, total = root, 0, 0
+        intact, total = cls._intact_entries(conn, game_id, root)
+        return len(intact), total
+
+    @staticmethod
+    def _intact_entries(
+        conn: sqlite3.Connection, game_id: int, root: bytes
+    ) -> tuple[list[tuple[str, str | None]], int]:
+        """The (kind, action) of the history entries that match their chain from the start, and how many
+        entries there are (one more when the rest cannot be read)."""
+        previous: bytes = root
+        intact: list[tuple[str, str | None]] = []
+        total = 0
         try:
             for seq, kind, action, source, at, stored in conn.execute(
                 "SELECT seq, kind, action, source, at, hash FROM entries WHERE game_id = ? ORDER BY seq", (game_id,)
             ):
                 total += 1
-                if good < total - 1:
+                if len(intact) < total - 1:
                     continue
                 fields_ok = all(isinstance(v, str) for v in (kind, source, at)) and isinstance(action, (str, type(None)))
-                if seq == good and fields_ok and entry_link(previous, seq, kind, action, source, at) == stored:
-                    previous, good = stored, good + 1
+                if seq == len(intact) and fields_ok and entry_link(previous, seq, kind, action, source, at) == stored:
+                    previous = stored
+                    intact.append((kind, action))
         except (sqlite3.DatabaseError, UnicodeDecodeError):  # the rest of the history cannot be read
             total += 1
-        return good, total
+        return intact, total
+
+    @classmethod
+    def _history_line(cls, conn: sqlite3.Connection, game_id: int, root: bytes) -> list[str] | None:
+        """The line the game's intact history makes (None if it makes none); see :func:`line_from_history`."""
+        return line_from_history(cls._intact_entries(conn, game_id, root)[0])
 
     @classmethod
     def _verify_entries(cls, conn: sqlite3.Connection, game_id: int, root: bytes) -> str | None:

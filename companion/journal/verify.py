@@ -28,7 +28,7 @@ from companion.actions import is_whole_number
 from companion.journal.chain import Head, snapshot_hash
 from companion.journal.errors import Damage
 
-__all__ = ["HeadRecord", "acknowledged", "line_end", "plural", "snapshot_matches"]
+__all__ = ["HeadRecord", "acknowledged", "line_end", "line_from_history", "plural", "snapshot_matches"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,7 +57,8 @@ def _missing(first: int, last: int) -> str:
 
 
 def line_end(
-    chain: Sequence[bytes], damage: Damage | None, record: HeadRecord | None, acked: Acked | None
+    chain: Sequence[bytes], damage: Damage | None, record: HeadRecord | None, acked: Acked | None,
+    witness: str = "its head record",
 ) -> Damage | None:
     """The damage that ends the intact line ``chain`` (the root first), or None if the line is whole.
 
@@ -70,7 +71,7 @@ def line_end(
     if record is None:
         return Damage(intact, "its head record is missing")
     if record.length > intact:
-        return Damage(intact, f"{_missing(intact + 1, record.length)} (its head record says {record.length})")
+        return Damage(intact, f"{_missing(intact + 1, record.length)} ({witness} says {record.length})")
     if record.length != intact or chain[intact] != record.hash:
         return Damage(intact, "its head record does not match its actions")
     what = acknowledged(acked, chain[0], record, intact)
@@ -101,3 +102,31 @@ def snapshot_matches(chain: Sequence[bytes], idx: Any, state_json: Any, stored: 
         is_whole_number(idx) and 0 <= idx < len(chain) and isinstance(state_json, str)
         and snapshot_hash(chain[idx], state_json) == stored
     )
+
+
+def line_from_history(history: Sequence[tuple[str, str | None]]) -> list[str] | None:
+    """The line the history's (kind, action) entries make, or None if they do not make one.
+
+    The history holds every action, undo and redo with the action's text, so
+    it is a second record of the line: it says where the line ends in a file
+    written before head records were kept, and it gives back actions whose
+    rows were lost.
+
+    >>> line_from_history([("action", "a"), ("action", "b"), ("undo", "b"), ("redo", "b"), ("action", "c")])
+    ['a', 'b', 'c']
+    >>> line_from_history([("undo", "a")]) is None
+    True
+    """
+    line: list[str] = []
+    for kind, action in history:
+        if action is None:
+            return None
+        if kind == "undo":
+            if not line or line[-1] != action:
+                return None
+            line.pop()
+        elif kind in ("action", "redo"):
+            line.append(action)
+        else:
+            return None
+    return line
