@@ -326,7 +326,7 @@ def _options(pairs: list[str]) -> dict[str, Any]:
         if not sep or not key:
             raise UsageError(f"option {pair!r} is not KEY=VALUE")
         try:
-            options[key] = parse_json(raw, f"--option {key}")
+            options[key] = _parse(raw, f"--option {key}")
         except Rejection as error:
             if error.code != "input.not_json":
                 raise
@@ -340,7 +340,28 @@ def _read_json(path: Path | str) -> Any:
         text = sys.stdin.read() if str(path) == "-" else Path(path).read_text(encoding="utf-8")
     except UnicodeDecodeError:
         raise UsageError(f"{path} is not a UTF-8 text file") from None
-    return parse_json(text, str(path))
+    return _parse(text, str(path))
+
+
+def _parse(text: str, what: str) -> Any:
+    """The JSON value of ``text``, refused when an object names a key twice (which one was meant?).
+
+    >>> _parse('{"type": "end_turn", "player": 0, "player": 2}', "the action")
+    Traceback (most recent call last):
+    ...
+    companion.cli.UsageError: the action names the key 'player' twice in one object; say it once
+    """
+    value = parse_json(text, what)
+
+    def once(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+        keys = [key for key, _ in pairs]
+        for key in keys:
+            if keys.count(key) > 1:
+                raise UsageError(f"{what} names the key {key[:40]!r} twice in one object; say it once")
+        return dict(pairs)
+
+    json.loads(text, object_pairs_hook=once)
+    return value
 
 
 def _report(outcome: Outcome, lang: str, as_json: bool = False) -> int:
@@ -437,9 +458,11 @@ def cmd_play(args: argparse.Namespace) -> int:
                 line = decode_line(raw, f"line {number}").strip()
                 if not line or line.startswith("#"):
                     continue
-                action = parse_json(line, f"line {number}")
+                action = _parse(line, f"line {number}")
             except Rejection as error:
                 return _fail(f"{error.message(args.lang).rstrip('.')}; {applied} action(s) applied before it")
+            except UsageError as error:
+                return _fail(f"{error}; {applied} action(s) applied before it")
             outcome = table.submit(action, source="script")
             if args.json:
                 print(outcome_json(outcome, args.lang, line=number))
@@ -458,7 +481,7 @@ def cmd_play(args: argparse.Namespace) -> int:
 
 
 def cmd_act(args: argparse.Namespace) -> int:
-    action = parse_json(args.action, "the action")
+    action = _parse(args.action, "the action")
     table = _open(args)
     try:
         return _report(table.submit(action, source="cli"), args.lang, args.json)
@@ -559,16 +582,19 @@ def cmd_games(args: argparse.Namespace) -> int:
 
 
 def cmd_export(args: argparse.Namespace) -> int:
+    """Write the game; a damaged game's intact part, said once on stderr by the warning of its opening."""
     table = _open(args, readonly=True)
     try:
-        text = json.dumps(table.journal.export_game(table.game_id), ensure_ascii=False, indent=1)
+        data, damage = table.journal.export_intact(table.game_id)
     finally:
         table.close()
+    text = json.dumps(data, ensure_ascii=False, indent=1)
+    part = "" if damage is None else f" (only its {len(data['actions'])} intact actions)"
     if args.out == "-":
         print(text)
     else:
         _write_new_file(Path(args.out), text + "\n", journal=Path(args.db or default_path()), force=args.force)
-        print(f"game written to {args.out}")
+        print(f"game written to {args.out}{part}")
     return 0
 
 
@@ -590,6 +616,8 @@ def _write_new_file(out: Path, text: str, *, journal: Path, force: bool) -> None
             stream.flush()
             os.fsync(stream.fileno())
         os.replace(temporary, target)
+    except OSError as error:
+        raise UsageError(f"could not write {out}: {error.strerror or error}; nothing was written") from None
     finally:
         temporary.unlink(missing_ok=True)
 

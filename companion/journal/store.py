@@ -78,6 +78,7 @@ from companion.journal.errors import (
 )
 from companion.journal.repair import RepairReport
 from companion.journal.repair import repair as repair_game
+from companion.journal.transfer import EXPORT_FORMAT, EXPORT_VERSION, check_setup, require_unicode, validate_import
 from companion.journal.verify import HeadRecord, line_end, line_from_history, snapshot_matches
 
 __all__ = [
@@ -93,8 +94,6 @@ __all__ = [
     "default_path",
 ]
 
-EXPORT_FORMAT = "companion-game"
-EXPORT_VERSION = 1
 
 BUSY_TIMEOUT = 20.0
 """Seconds a write waits for another writer's transaction (each lasts milliseconds)."""
@@ -243,18 +242,8 @@ def _dumps(obj: Any, what: str) -> str:
         text = json.dumps(obj, ensure_ascii=False, separators=(",", ":"))
     except (TypeError, ValueError, RecursionError) as exc:
         raise JournalError(f"{what} is not JSON-serialisable: {exc}") from exc
-    _require_unicode(text, what)
+    require_unicode(text, what)
     return text
-
-
-def _require_unicode(text: str, what: str) -> None:
-    """Refuse text that cannot be stored as UTF-8: a lone surrogate such as ``"\\ud800"``."""
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError as exc:
-        raise JournalError(
-            f"{what} holds U+{ord(text[exc.start]):04X}, a lone surrogate, which is not a character"
-        ) from None
 
 
 def _require_dict(value: Any, what: str) -> dict[str, Any]:
@@ -723,7 +712,8 @@ class Journal:
             raise JournalError("ruleset must be a non-empty string")
         if name is not None and not isinstance(name, str):
             raise JournalError(f"name must be a string or None, got {_type_name(name)}")
-        setup_json = _dumps(_require_dict(setup, "setup"), "setup")
+        check_setup(ruleset, _require_dict(setup, "setup"), name)
+        setup_json = _dumps(setup, "setup")
         with self._writing("create a game") as conn:
             return self._insert_game(conn, ruleset, setup_json, name, _now(), new_identity())
 
@@ -1334,45 +1324,6 @@ class Journal:
             "actions": [self._loads(text, "action") for text in stored.texts],
         }, stored.damage
 
-    @staticmethod
-    def _validate_import(data: Any) -> tuple[str, str | None, dict[str, Any], list[Any]]:
-        def bad(field: str, problem: str) -> JournalError:
-            return JournalError(f"cannot import game: field {field!r} {problem}")
-
-        if not isinstance(data, dict):
-            raise JournalError(f"cannot import game: expected a dict, got {_type_name(data)}")
-        for key in ("format", "version", "ruleset", "setup", "actions"):
-            if key not in data:
-                raise bad(key, "is missing")
-        if data["format"] != EXPORT_FORMAT:
-            raise bad("format", f"must be {EXPORT_FORMAT!r}, got {_one_line(repr(data['format']), 60)}")
-        version = data["version"]
-        if not is_whole_number(version):
-            raise bad("version", f"must be an integer, got {_type_name(version)}")
-        if version > EXPORT_VERSION:
-            raise bad(
-                "version",
-                f"is {version}: the file was written by a newer version (this version reads up to {EXPORT_VERSION})",
-            )
-        if version < 1:
-            raise bad("version", f"must be at least 1, got {version}")
-        ruleset = data["ruleset"]
-        if not isinstance(ruleset, str) or not ruleset:
-            raise bad("ruleset", f"must be a non-empty string, got {_one_line(repr(ruleset), 60)}")
-        name = data.get("name")
-        if name is not None and not isinstance(name, str):
-            raise bad("name", f"must be a string or null, got {_type_name(name)}")
-        setup = data["setup"]
-        if not isinstance(setup, dict):
-            raise bad("setup", f"must be an object, got {_type_name(setup)}")
-        actions = data["actions"]
-        if not isinstance(actions, list):
-            raise bad("actions", f"must be a list, got {_type_name(actions)}")
-        for i, action in enumerate(actions):
-            if not isinstance(action, dict):
-                raise bad(f"actions[{i}]", f"must be an object, got {_type_name(action)}")
-        return ruleset, name, setup, actions
-
     def import_game(
         self, data: dict[str, Any], source: str = "import", snapshots: dict[int, dict[str, Any]] | None = None
     ) -> int:
@@ -1388,7 +1339,7 @@ class Journal:
 
             new_id = j.import_game(j.export_game(1))
         """
-        ruleset, name, setup, actions = self._validate_import(data)
+        ruleset, name, setup, actions = validate_import(data)
         setup_json = _dumps(setup, "setup")
         texts = [_dumps(action, f"actions[{i}]") for i, action in enumerate(actions)]
         at = _now()
