@@ -118,7 +118,8 @@ def repair(journal: Journal, game_id: int, backup: str | os.PathLike[str] | None
     except (_NotMended, JournalError) as error:
         why = str(error) if isinstance(error, _NotMended) else str(error).split(": ", 1)[-1]
     exported = _free_name(journal.path, f"game-{game_id}-{{stamp}}.json")
-    data, _ = journal.export_intact(game_id)
+    with type(journal).open(journal.path, readonly=True) as fresh:  # read as `state` and `export` read it
+        data, _ = fresh.export_intact(game_id)
     try:
         with open(exported, "x", encoding="utf-8") as stream:
             json.dump(data, stream, ensure_ascii=False, indent=1)

@@ -581,14 +581,24 @@ class Journal:
                 conn.execute("COMMIT")
             except BaseException:
                 self._acks.clear()
-                if conn.in_transaction:
-                    conn.execute("ROLLBACK")
+                self._roll_back(conn)
                 raise
         except (sqlite3.Error, UnicodeDecodeError) as exc:
             raise self._error(what, exc) from exc
         for game_id, head in self._acks.items():  # after the commit: the record may lag, never run ahead
             acked.record(self._path, game_id, head)
         self._acks.clear()
+
+    def _roll_back(self, conn: sqlite3.Connection) -> None:
+        """End a failed write. If SQLite cannot roll back (a damaged file), the connection is closed,
+        which rolls back too, and reads go through a new read-only connection."""
+        try:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+        except sqlite3.Error:
+            self._writer = None
+            conn.close()
+            self._reader = self._connect_reader(self._path)
 
     def _loads(self, text: Any, what: str) -> Any:
         if text is None:
