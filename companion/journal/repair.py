@@ -54,7 +54,7 @@ class RepairReport:
     why_not: str = ""
     """Why the file could not be mended, when ``exported`` is set."""
     restored: int = 0
-    """Actions whose rows were lost and which the game's history gave back."""
+    """Actions from the first damaged or missing one on, taken back from the game's history."""
 
     @property
     def repaired(self) -> bool:
@@ -85,7 +85,7 @@ class RepairReport:
             if self.lost_acknowledged else ""
         )
         if self.restored:
-            lost = f"; {plural(self.restored, 'lost action')} brought back from the game's history" + lost
+            lost = f"; {plural(self.restored, 'action')} after the damage taken back from the game's history" + lost
         return (
             f"game {self.game_id} repaired: kept {plural(self.kept, 'action')}; dropped "
             f"{', '.join(parts[:-1])} and {parts[-1]}{lost}; a backup is in {self.backup}"
