@@ -14,6 +14,7 @@ from companion.journal.chain import Head
 from companion.journal.errors import Damage, JournalDamaged, JournalError, JournalMoved
 from companion.journal.schema import MIGRATIONS, SCHEMA_VERSION
 from companion.journal.repair import RepairReport
+from companion.journal.transfer import NAME_LIMIT
 from companion.journal.store import (
     EXPORT_FORMAT,
     EXPORT_VERSION,
@@ -40,6 +41,7 @@ __all__ = [
     "JournalError",
     "JournalMoved",
     "MIGRATIONS",
+    "NAME_LIMIT",
     "RepairReport",
     "SCHEMA_VERSION",
     "StoredGame",
