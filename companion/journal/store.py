@@ -874,24 +874,37 @@ class Journal:
         )
 
     @staticmethod
+    def _rows(conn: sqlite3.Connection, query: str, game_id: int) -> tuple[list[Any], str | None]:
+        """All rows of a query, or, where the file is damaged, the rows read before the damage and its cause."""
+        try:
+            return conn.execute(query, (game_id,)).fetchall(), None
+        except (sqlite3.DatabaseError, UnicodeDecodeError):
+            pass
+        rows: list[Any] = []
+        try:
+            for row in conn.execute(query, (game_id,)):
+                rows.append(row)
+        except (sqlite3.DatabaseError, UnicodeDecodeError) as exc:
+            return rows, describe(exc) if isinstance(exc, sqlite3.Error) else "the file is damaged"
+        return rows, None
+
+    @staticmethod
     def _verify_line(
         conn: sqlite3.Connection, game_id: int, root: bytes
     ) -> tuple[list[bytes], list[str], Damage | None]:
         """The chain of the good prefix, its action texts, and where it ends if it ends early."""
         chain = [root]
         texts: list[str] = []
-        rows = conn.execute("SELECT idx, action, hash FROM line WHERE game_id = ? ORDER BY idx", (game_id,))
-        try:
-            for expected, (idx, text, stored) in enumerate(rows):
-                if idx != expected:
-                    return chain, texts, Damage(expected, f"action {expected + 1} is missing")
-                if not isinstance(text, str) or link(chain[-1], idx, text) != stored:
-                    return chain, texts, Damage(expected, f"action {expected + 1} does not match its hash")
-                chain.append(stored)
-                texts.append(text)
-        except (sqlite3.DatabaseError, UnicodeDecodeError) as exc:  # a damaged page: what was read before it holds
-            cause = describe(exc) if isinstance(exc, sqlite3.Error) else "the file is damaged"
-            return chain, texts, Damage(len(texts), f"action {len(texts) + 1} cannot be read ({cause})")
+        rows, unreadable = Journal._rows(conn, "SELECT idx, action, hash FROM line WHERE game_id = ? ORDER BY idx", game_id)
+        for expected, (idx, text, stored) in enumerate(rows):
+            if idx != expected:
+                return chain, texts, Damage(expected, f"action {expected + 1} is missing")
+            if not isinstance(text, str) or link(chain[-1], idx, text) != stored:
+                return chain, texts, Damage(expected, f"action {expected + 1} does not match its hash")
+            chain.append(stored)
+            texts.append(text)
+        if unreadable is not None:  # a damaged page: what was read before it holds
+            return chain, texts, Damage(len(texts), f"action {len(texts) + 1} cannot be read ({unreadable})")
         return chain, texts, None
 
     def _good_snapshot(
