@@ -22,7 +22,9 @@ Damage
 ------
 Every stored piece of a game is hash-chained (:mod:`companion.journal.chain`).
 :meth:`Journal.read_game` verifies the game's whole chain before anything is
-written to it; a mismatch ends the good prefix (:class:`Damage`). Opening
+written to it; a mismatch ends the good prefix (:class:`Damage`), and so does
+a line that stops short of its head record or of the head acknowledged
+outside the file (:mod:`companion.journal.verify`). Opening
 reads only the header and the game being opened, so it costs the same with
 a thousand saved games as with one; :meth:`Journal.check_file` runs
 SQLite's whole-file ``PRAGMA quick_check`` on demand (``companion check``)
@@ -429,7 +431,10 @@ class Journal:
             detail = "; ".join(problems[:3])
             if len(problems) > 3:
                 detail += f" (and {len(problems) - 3} more problems)"
-            raise JournalDamaged(f"journal {self._path} is damaged ({when}): {_one_line(detail)}; {_UNTOUCHED}")
+            raise JournalDamaged(
+                f"journal {self._path} is damaged ({when}): {_one_line(detail)}; {_UNTOUCHED} "
+                f"(`companion check` reads it; `companion repair --game N` keeps a game's intact part)"
+            )
 
     def _migrate(self) -> None:
         """Apply the migrations from the file's version up, in one transaction."""
