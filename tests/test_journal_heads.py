@@ -162,3 +162,22 @@ def test_the_acknowledged_head_is_the_last_committed_one(tmp_path_factory: pytes
             assert journal.read_game(1).damage is None
     finally:
         table.close()
+
+
+def test_a_game_lost_with_the_wal_is_named_and_its_loss_accepted(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A second game made after the file's last state: the file lost it whole, its record outside did not."""
+    db = tmp_path / "games.db"
+    played(db, 5)
+    older = db.read_bytes()
+    table = Table.new(SETUP, db)
+    assert table.submit(LINE[0], "test").accepted
+    table.close()
+    db.write_bytes(older)
+    status, out, _ = run(capsys, "--db", db, "check")
+    assert status == 1 and "game 2 is missing from the file, with its 1 acknowledged action" in out
+    status, out, err = run(capsys, "--db", db, "repair", "--game", "2")
+    assert status == 0 and "game 2 is not in the file: its 1 acknowledged action cannot be brought back" in out, err
+    assert run(capsys, "--db", db, "check")[0] == 0
+    with Journal.open(db) as journal:  # a deleted game leaves no record that could later say it is missing
+        journal.delete_game(1)
+        assert acked.read(db, 1) is None and journal.check_file().sound

@@ -31,7 +31,7 @@ from companion.journal.errors import JournalError
 from companion.journal.verify import HeadRecord, plural, snapshot_matches
 
 if TYPE_CHECKING:
-    from companion.journal.store import Journal
+    from companion.journal.store import GameInfo, Journal
 
 __all__ = ["RepairReport", "repair"]
 
@@ -55,6 +55,8 @@ class RepairReport:
     """Why the file could not be mended, when ``exported`` is set."""
     restored: int = 0
     """Actions from the first damaged or missing one on, taken back from the game's history."""
+    missing: bool = False
+    """The game is not in the file at all: only the record of its acknowledged head was removed."""
 
     @property
     def repaired(self) -> bool:
@@ -67,6 +69,11 @@ class RepairReport:
         >>> RepairReport(3, Path("b.db"), 1, 0, 0, 0, 0, 0, Path("g.json"), "the file is damaged").sentence()
         'game 3 could not be mended in the file (the file is damaged), so nothing in it was changed; its 1 intact action is in g.json: `companion import g.json` (into a sound journal, e.g. with --db) plays on from there; a backup is in b.db'
         """
+        if self.missing:
+            return (
+                f"game {self.game_id} is not in the file: its {plural(self.lost_acknowledged, 'acknowledged action')} "
+                f"cannot be brought back; the record of it is removed, so `companion check` no longer reports it"
+            )
         if self.exported is not None:
             return (
                 f"game {self.game_id} could not be mended in the file ({self.why_not}), so nothing in it was "
@@ -102,7 +109,16 @@ class _NotMended(Exception):
 
 
 def repair(journal: Journal, game_id: int, backup: str | os.PathLike[str] | None = None) -> RepairReport:
-    """Back the file up, then keep the intact part of a game; see the module docstring."""
+    """Back the file up, then keep the intact part of a game; see the module docstring.
+
+    A game missing from the file whose actions were acknowledged cannot come
+    back: its record outside the file is removed, so ``check`` is clean after.
+    """
+    listed = _games(journal)
+    record = acked.read(journal.path, game_id)
+    if listed is not None and game_id not in [g.id for g in listed] and record is not None:
+        acked.forget(journal.path, game_id)
+        return RepairReport(game_id, journal.path, 0, 0, 0, 0, 0, record.head.length, missing=True)
     stored = journal.read_game(game_id)  # raises if the setup itself is damaged: nothing can be kept
     before = _intact_lengths(journal)
     target = Path(backup) if backup is not None else _free_name(journal.path, "backup-{stamp}")
@@ -210,12 +226,17 @@ def _require_sound(
             raise _NotMended(f"game {other} would lose actions")
 
 
+def _games(journal: Journal) -> list[GameInfo] | None:
+    """The games the file lists, or None if it cannot list them."""
+    try:
+        return journal.games()
+    except JournalError:
+        return None
+
+
 def _intact_lengths(journal: Journal) -> dict[int, int]:
     """Every game that opens now, with the length of its intact part."""
-    try:
-        ids = [info.id for info in journal.games()]
-    except JournalError:
-        return {}
+    ids = [info.id for info in _games(journal) or []]
     lengths: dict[int, int] = {}
     for game_id in ids:
         try:

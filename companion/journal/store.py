@@ -81,7 +81,7 @@ from companion.journal.errors import (
 from companion.journal.repair import RepairReport
 from companion.journal.repair import repair as repair_game
 from companion.journal.transfer import EXPORT_FORMAT, EXPORT_VERSION, check_setup, require_unicode, validate_import
-from companion.journal.verify import HeadRecord, line_end, line_from_history, snapshot_matches
+from companion.journal.verify import HeadRecord, line_end, line_from_history, plural, snapshot_matches
 
 __all__ = [
     "Entry",
@@ -785,9 +785,9 @@ class Journal:
         """
         with self._writing(f"delete game {game_id}") as conn:
             self._require_game(conn, game_id)
+            acked.forget(self._path, game_id)  # first: a record may be missing, never stand for a deleted game
             conn.execute("DELETE FROM games WHERE id = ?", (game_id,))
             conn.execute("DELETE FROM meta WHERE key = 'last_game' AND value = ?", (str(game_id),))
-        acked.forget(self._path, game_id)
 
     def setup(self, game_id: int) -> tuple[str, dict[str, Any]]:
         """Return ``(ruleset, setup)`` of a game.
@@ -1287,10 +1287,13 @@ class Journal:
         except JournalError as error:
             problems = [str(error)]
         healths: list[GameHealth] = []
+        recorded = acked.recorded_games(self._path)  # before the games are read: a game made meanwhile is not missing
         try:
             ids = [info.id for info in self.games()]
         except JournalError as error:
             return FileHealth(self._path, problems + [str(error)], [])
+        problems += [missing for game_id in recorded if game_id not in ids
+                     for missing in [self.missing_game(game_id)] if missing is not None]
         for game_id in ids:
             try:
                 stored = self.read_game(game_id, with_history=True)
@@ -1306,6 +1309,16 @@ class Journal:
                 game_id, stored.name, stored.ruleset, stored.head.length, stored.damage, stored.warnings
             ))
         return FileHealth(self._path, problems, healths)
+
+    def missing_game(self, game_id: int) -> str | None:
+        """What was acknowledged of a game that is not in the file, or None if nothing was."""
+        record = acked.read(self._path, game_id)
+        if record is None:
+            return None
+        return (
+            f"game {game_id} is missing from the file, with its {plural(record.head.length, 'acknowledged action')} "
+            f"(`companion repair --game {game_id}` accepts the loss)"
+        )
 
     def backup(self, target: str | os.PathLike[str]) -> Path:
         """Copy the whole journal to a new file with SQLite's backup API (never a file copy)."""
