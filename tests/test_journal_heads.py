@@ -181,3 +181,13 @@ def test_a_game_lost_with_the_wal_is_named_and_its_loss_accepted(tmp_path: Path,
     with Journal.open(db) as journal:  # a deleted game leaves no record that could later say it is missing
         journal.delete_game(1)
         assert acked.read(db, 1) is None and journal.check_file().sound
+
+
+def test_a_game_whose_number_is_damaged_is_not_taken_for_lost(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    db = tmp_path / "games.db"
+    played(db, 5)
+    changed_behind_the_journal(db, "UPDATE games SET id = 17")
+    status, out, _ = run(capsys, "--db", db, "check")
+    assert status == 1 and "game 1 is in the file as game 17: its number is damaged" in out
+    status, _, err = run(capsys, "--db", db, "repair", "--game", "1")
+    assert status == 2 and "its number is damaged" in err and acked.read(db, 1) is not None

@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING
 
 from companion.journal import acked
 from companion.journal.chain import Head, link
-from companion.journal.errors import JournalError
+from companion.journal.errors import JournalDamaged, JournalError
 from companion.journal.verify import HeadRecord, plural, snapshot_matches
 
 if TYPE_CHECKING:
@@ -117,6 +117,12 @@ def repair(journal: Journal, game_id: int, backup: str | os.PathLike[str] | None
     listed = _games(journal)
     record = acked.read(journal.path, game_id)
     if listed is not None and game_id not in [g.id for g in listed] and record is not None:
+        other = journal.number_of(record.root)
+        if other is not None:
+            raise JournalDamaged(
+                f"game {game_id} is in the file as game {other}: its number is damaged, which repair cannot mend; "
+                f"nothing was changed (`companion export --game {other}` writes what is intact of it)"
+            )
         acked.forget(journal.path, game_id)
         return RepairReport(game_id, journal.path, 0, 0, 0, 0, 0, record.head.length, missing=True)
     stored = journal.read_game(game_id)  # raises if the setup itself is damaged: nothing can be kept

@@ -1315,10 +1315,19 @@ class Journal:
         record = acked.read(self._path, game_id)
         if record is None:
             return None
+        other = self.number_of(record.root)
+        if other is not None:
+            return f"game {game_id} is in the file as game {other}: its number is damaged"
         return (
             f"game {game_id} is missing from the file, with its {plural(record.head.length, 'acknowledged action')} "
             f"(`companion repair --game {game_id}` accepts the loss)"
         )
+
+    def number_of(self, root: bytes) -> int | None:
+        """The number of the game in the file whose root is ``root``, if there is one."""
+        with self._reading("list games") as conn:
+            row = conn.execute("SELECT id FROM games WHERE hash = ?", (root,)).fetchone()
+        return None if row is None else int(row[0])
 
     def backup(self, target: str | os.PathLike[str]) -> Path:
         """Copy the whole journal to a new file with SQLite's backup API (never a file copy)."""
