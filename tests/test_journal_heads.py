@@ -41,13 +41,20 @@ def changed_behind_the_journal(db: Path, statement: str) -> None:
     conn.close()
 
 
+def damaged_check(tmp_path: Path, capsys: pytest.CaptureFixture[str], count: int, statement: str) -> tuple[Path, str]:
+    """A journal of ``count`` actions changed by ``statement``, and what `check` (finding damage) says of it."""
+    db = tmp_path / "games.db"
+    played(db, count)
+    changed_behind_the_journal(db, statement)
+    status, out, _ = run(capsys, "--db", db, "check")
+    assert status == 1
+    return db, out
+
+
 def test_a_lost_tail_is_damage_not_a_shorter_sound_game(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """The rows of the last actions vanish (as when a damaged index page hides them): the head record names it."""
-    db = tmp_path / "games.db"
-    played(db, 40)
-    changed_behind_the_journal(db, "DELETE FROM line WHERE idx >= 31")
-    status, out, _ = run(capsys, "--db", db, "check")
-    assert status == 1 and "actions 32 to 40 are missing (its head record says 40)" in out
+    db, out = damaged_check(tmp_path, capsys, 40, "DELETE FROM line WHERE idx >= 31")
+    assert "actions 32 to 40 are missing (its head record says 40)" in out
     with Journal.open(db, readonly=True) as journal:
         stored = journal.read_game(1)
     assert stored.head.length == 31 and stored.damage is not None and stored.damage.good == 31
@@ -184,10 +191,7 @@ def test_a_game_lost_with_the_wal_is_named_and_its_loss_accepted(tmp_path: Path,
 
 
 def test_a_game_whose_number_is_damaged_is_not_taken_for_lost(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    db = tmp_path / "games.db"
-    played(db, 5)
-    changed_behind_the_journal(db, "UPDATE games SET id = 17")
-    status, out, _ = run(capsys, "--db", db, "check")
-    assert status == 1 and "game 1 is in the file as game 17: its number is damaged" in out
+    db, out = damaged_check(tmp_path, capsys, 5, "UPDATE games SET id = 17")
+    assert "game 1 is in the file as game 17: its number is damaged" in out
     status, _, err = run(capsys, "--db", db, "repair", "--game", "1")
     assert status == 2 and "its number is damaged" in err and acked.read(db, 1) is not None
