@@ -19,7 +19,7 @@ from typing import Any, NoReturn, Sequence
 from companion import backup, bots, console, log, registry
 from companion.actions import Rejection
 from companion.correction import Reason
-from companion.journal import Journal, JournalError, default_path
+from companion.journal import Journal, JournalDamaged, JournalError, default_path
 from companion.messages import LANGUAGES
 from companion.ruleset import SetupError
 from companion.table import LineRefused, Outcome, Table, check_line
@@ -46,6 +46,25 @@ class _Parser(argparse.ArgumentParser):
 
     def error(self, message: str) -> NoReturn:
         raise UsageError(f"{message} (see {self.prog} --help)")
+
+
+def _global_options(parser: argparse.ArgumentParser, default: Any) -> None:
+    """The options every command takes, before the command or after it (``companion repair --game 1``)."""
+    parser.add_argument("--db", default=default, help="journal file (default: $COMPANION_DB or the user data directory)")
+    parser.add_argument("--game", type=_game_number, default=default, help="game number (default: the game played last)")
+    parser.add_argument(
+        "--lang", choices=LANGUAGES, default=os.environ.get("COMPANION_LANG", "en") if default is None else default,
+        help="language",
+    )
+
+
+class _CommandParser(_Parser):
+    """A command's parser: it takes the global options too, and leaves them as given before the command
+    when they are not given after it."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        _global_options(self, argparse.SUPPRESS)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -144,17 +163,14 @@ def build_parser() -> argparse.ArgumentParser:
         description="Banker and stock exchange for stock-exchange board games.",
         epilog=f"Games are kept in {default_path()} (set COMPANION_DB or --db to change it).",
     )
-    parser.add_argument("--db", help="journal file (default: $COMPANION_DB or the user data directory)")
-    parser.add_argument("--game", type=_game_number, help="game number (default: the game played last)")
-    parser.add_argument("--lang", choices=LANGUAGES, default=os.environ.get("COMPANION_LANG", "en"), help="language")
-    sub = parser.add_subparsers(title="commands", metavar="COMMAND")
+    _global_options(parser, None)
+    sub = parser.add_subparsers(title="commands", metavar="COMMAND", parser_class=_CommandParser)
 
     p = sub.add_parser("app", help="the touchscreen app (the main job where there is a display)", description=(
         "Run the Kivy touchscreen app: it resumes the game and the screen it was showing."))
     p.add_argument("--kiosk", action="store_true", help=(
         "full screen, no cursor, Escape and closing the window refused; leaving needs the banker PIN"))
     p.add_argument("--size", metavar="WxH", help="window size in pixels, e.g. 800x480 (default: Kivy's)")
-    p.add_argument("--db", default=argparse.SUPPRESS, help="journal file (as before the command)")
     p.set_defaults(run=cmd_app)
 
     p = sub.add_parser("new", help="start a new game", description="Start a new game and make it the current one.")
@@ -310,7 +326,7 @@ def _options(pairs: list[str]) -> dict[str, Any]:
         if not sep or not key:
             raise UsageError(f"option {pair!r} is not KEY=VALUE")
         try:
-            options[key] = parse_json(raw, f"--option {key}")
+            options[key] = _parse(raw, f"--option {key}")
         except Rejection as error:
             if error.code != "input.not_json":
                 raise
@@ -324,7 +340,28 @@ def _read_json(path: Path | str) -> Any:
         text = sys.stdin.read() if str(path) == "-" else Path(path).read_text(encoding="utf-8")
     except UnicodeDecodeError:
         raise UsageError(f"{path} is not a UTF-8 text file") from None
-    return parse_json(text, str(path))
+    return _parse(text, str(path))
+
+
+def _parse(text: str, what: str) -> Any:
+    """The JSON value of ``text``, refused when an object names a key twice (which one was meant?).
+
+    >>> _parse('{"type": "end_turn", "player": 0, "player": 2}', "the action")
+    Traceback (most recent call last):
+    ...
+    companion.cli.UsageError: the action names the key 'player' twice in one object; say it once
+    """
+    value = parse_json(text, what)
+
+    def once(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+        keys = [key for key, _ in pairs]
+        for key in keys:
+            if keys.count(key) > 1:
+                raise UsageError(f"{what} names the key {key[:40]!r} twice in one object; say it once")
+        return dict(pairs)
+
+    json.loads(text, object_pairs_hook=once)
+    return value
 
 
 def _report(outcome: Outcome, lang: str, as_json: bool = False) -> int:
@@ -424,9 +461,11 @@ def cmd_play(args: argparse.Namespace) -> int:
                 line = decode_line(raw, f"line {number}").strip()
                 if not line or line.startswith("#"):
                     continue
-                action = parse_json(line, f"line {number}")
+                action = _parse(line, f"line {number}")
             except Rejection as error:
                 return _fail(f"{error.message(args.lang).rstrip('.')}; {applied} action(s) applied before it")
+            except UsageError as error:
+                return _fail(f"{error}; {applied} action(s) applied before it")
             outcome = table.submit(action, source="script")
             if args.json:
                 print(outcome_json(outcome, args.lang, line=number))
@@ -445,7 +484,7 @@ def cmd_play(args: argparse.Namespace) -> int:
 
 
 def cmd_act(args: argparse.Namespace) -> int:
-    action = parse_json(args.action, "the action")
+    action = _parse(args.action, "the action")
     table = _open(args)
     try:
         return _report(table.submit(action, source="cli"), args.lang, args.json)
@@ -546,16 +585,19 @@ def cmd_games(args: argparse.Namespace) -> int:
 
 
 def cmd_export(args: argparse.Namespace) -> int:
+    """Write the game; a damaged game's intact part, said once on stderr by the warning of its opening."""
     table = _open(args, readonly=True)
     try:
-        text = json.dumps(table.journal.export_game(table.game_id), ensure_ascii=False, indent=1)
+        data, damage = table.journal.export_intact(table.game_id)
     finally:
         table.close()
+    text = json.dumps(data, ensure_ascii=False, indent=1)
+    part = "" if damage is None else f" (only its {len(data['actions'])} intact actions)"
     if args.out == "-":
         print(text)
     else:
         _write_new_file(Path(args.out), text + "\n", journal=Path(args.db or default_path()), force=args.force)
-        print(f"game written to {args.out}")
+        print(f"game written to {args.out}{part}")
     return 0
 
 
@@ -577,6 +619,8 @@ def _write_new_file(out: Path, text: str, *, journal: Path, force: bool) -> None
             stream.flush()
             os.fsync(stream.fileno())
         os.replace(temporary, target)
+    except OSError as error:
+        raise UsageError(f"could not write {out}: {error.strerror or error}; nothing was written") from None
     finally:
         temporary.unlink(missing_ok=True)
 
@@ -597,10 +641,15 @@ def cmd_check(args: argparse.Namespace) -> int:
 def cmd_repair(args: argparse.Namespace) -> int:
     if args.game is None:
         raise UsageError("say which game to repair with --game N (see `companion check`)")
-    with Journal.open(args.db or default_path()) as journal:
+    path = args.db or default_path()
+    try:
+        journal = Journal.open(path)
+    except JournalDamaged:  # too damaged to upgrade: its intact part can still be kept as an export
+        journal = Journal.open(path, readonly=True)
+    with journal:
         report = journal.repair(args.game, args.backup)
     print(report.sentence())
-    return 0
+    return 0 if report.repaired else 1
 
 
 def cmd_backup(args: argparse.Namespace) -> int:

@@ -4,12 +4,17 @@
   checked writes, undo and redo, check, repair, backup, export and import;
 * :mod:`companion.journal.chain` — the hash chain and the line's head;
 * :mod:`companion.journal.schema` — the tables and their migrations;
-* :mod:`companion.journal.errors` — what can go wrong, as one sentence.
+* :mod:`companion.journal.errors` — what can go wrong, as one sentence;
+* :mod:`companion.journal.verify` — where a line must end: its head records, and what is intact;
+* :mod:`companion.journal.acked` — the acknowledged heads, kept outside the file;
+* :mod:`companion.journal.repair` — keeping the intact part of a damaged game.
 """
 
 from companion.journal.chain import Head
 from companion.journal.errors import Damage, JournalDamaged, JournalError, JournalMoved
 from companion.journal.schema import MIGRATIONS, SCHEMA_VERSION
+from companion.journal.repair import RepairReport
+from companion.journal.transfer import NAME_LIMIT
 from companion.journal.store import (
     EXPORT_FORMAT,
     EXPORT_VERSION,
@@ -18,7 +23,6 @@ from companion.journal.store import (
     GameHealth,
     GameInfo,
     Journal,
-    RepairReport,
     StoredGame,
     default_path,
 )
@@ -37,6 +41,7 @@ __all__ = [
     "JournalError",
     "JournalMoved",
     "MIGRATIONS",
+    "NAME_LIMIT",
     "RepairReport",
     "SCHEMA_VERSION",
     "StoredGame",

@@ -3,7 +3,9 @@
 Every stored piece of a game carries a 16-byte BLAKE2b digest that depends
 on everything before it:
 
-* the game's *root* covers its ruleset and setup;
+* the game's *root* covers its ruleset, setup, name and *identity* (16
+  random bytes drawn when the game is made, so no two games share a root,
+  however alike they are set up);
 * action ``i`` of the line covers the hash after action ``i - 1`` (the root
   for the first), its position and its JSON text;
 * entry ``k`` of the history covers the hash of entry ``k - 1`` (the root
@@ -25,11 +27,12 @@ every write names the head it was checked against (C2).
 
 from __future__ import annotations
 
+import secrets
 import struct
 from dataclasses import dataclass
 from hashlib import blake2b
 
-__all__ = ["DIGEST_SIZE", "Head", "entry_link", "link", "root_hash", "snapshot_hash"]
+__all__ = ["DIGEST_SIZE", "Head", "entry_link", "link", "new_identity", "root_hash", "snapshot_hash"]
 
 DIGEST_SIZE = 16
 """Bytes per digest: collisions by chance are out of reach at this size."""
@@ -57,9 +60,21 @@ def _text(value: str | None) -> bytes:
     return _INDEX.pack(len(data)) + data
 
 
-def root_hash(ruleset: str, setup_json: str, name: str | None = None) -> bytes:
-    """The hash a game's chains start from: its ruleset, setup and name."""
-    return blake2b(b"game" + _text(ruleset) + _text(setup_json) + _text(name), digest_size=DIGEST_SIZE).digest()
+def new_identity() -> bytes:
+    """A game's identity: random bytes no other game shares."""
+    return secrets.token_bytes(DIGEST_SIZE)
+
+
+def root_hash(ruleset: str, setup_json: str, name: str | None = None, identity: bytes | None = None) -> bytes:
+    """The hash a game's chains start from: its ruleset, setup, name and identity.
+
+    Games stored before identities were given (schema 2) and left without
+    one, because their chain did not verify, keep the root without it.
+    """
+    data = b"game" + _text(ruleset) + _text(setup_json) + _text(name)
+    if identity is not None:
+        data += b"identity" + _INDEX.pack(len(identity)) + identity
+    return blake2b(data, digest_size=DIGEST_SIZE).digest()
 
 
 def link(previous: bytes, index: int, action_json: str) -> bytes:

@@ -22,7 +22,9 @@ Damage
 ------
 Every stored piece of a game is hash-chained (:mod:`companion.journal.chain`).
 :meth:`Journal.read_game` verifies the game's whole chain before anything is
-written to it; a mismatch ends the good prefix (:class:`Damage`). Opening
+written to it; a mismatch ends the good prefix (:class:`Damage`), and so does
+a line that stops short of its head record or of the head acknowledged
+outside the file (:mod:`companion.journal.verify`). Opening
 reads only the header and the game being opened, so it costs the same with
 a thousand saved games as with one; :meth:`Journal.check_file` runs
 SQLite's whole-file ``PRAGMA quick_check`` on demand (``companion check``)
@@ -65,8 +67,8 @@ from typing import Any
 from urllib.parse import quote
 
 from companion.actions import is_whole_number
-from companion.journal import schema
-from companion.journal.chain import Head, entry_link, link, root_hash, snapshot_hash
+from companion.journal import acked, schema
+from companion.journal.chain import Head, entry_link, link, new_identity, root_hash, snapshot_hash
 from companion.journal.errors import (
     Damage,
     JournalDamaged,
@@ -76,6 +78,10 @@ from companion.journal.errors import (
     is_damage,
     is_not_a_database,
 )
+from companion.journal.repair import RepairReport
+from companion.journal.repair import repair as repair_game
+from companion.journal.transfer import EXPORT_FORMAT, EXPORT_VERSION, check_setup, require_unicode, validate_import
+from companion.journal.verify import HeadRecord, line_end, line_from_history, plural, snapshot_matches
 
 __all__ = [
     "Entry",
@@ -90,13 +96,15 @@ __all__ = [
     "default_path",
 ]
 
-EXPORT_FORMAT = "companion-game"
-EXPORT_VERSION = 1
 
 BUSY_TIMEOUT = 20.0
 """Seconds a write waits for another writer's transaction (each lasts milliseconds)."""
 
 _UNTOUCHED = "the file was left untouched"
+
+LEGACY_READABLE = 2
+"""The oldest schema read without upgrading (read-only): its games have no identity and no head
+record, so the history (:func:`~companion.journal.verify.line_from_history`) says where a line ends."""
 
 
 @dataclass(frozen=True)
@@ -146,6 +154,8 @@ class StoredGame:
     redo_depth: int
     damage: Damage | None = None
     warnings: list[str] = field(default_factory=list)
+    texts: list[str] = field(default_factory=list)
+    """The JSON text of every action of the good prefix."""
 
     @property
     def head(self) -> Head:
@@ -194,35 +204,6 @@ class FileHealth:
         return not self.problems and all(g.damage is None and not g.warnings for g in self.games)
 
 
-@dataclass(frozen=True)
-class RepairReport:
-    """What :meth:`Journal.repair` kept and dropped of one game."""
-
-    game_id: int
-    backup: Path
-    kept: int
-    dropped_actions: int
-    dropped_entries: int
-    dropped_undone: int
-    dropped_snapshots: int
-
-    def sentence(self) -> str:
-        """
-        >>> RepairReport(3, Path("b.db"), 16, 4, 5, 0, 1).sentence()
-        'game 3 repaired: kept 16 actions; dropped 4 actions, 5 history entries, 0 undone actions and 1 snapshot; a backup is in b.db'
-        """
-        parts = [
-            f"{self.dropped_actions} actions",
-            f"{self.dropped_entries} history entries",
-            f"{self.dropped_undone} undone actions",
-            f"{self.dropped_snapshots} snapshot{'' if self.dropped_snapshots == 1 else 's'}",
-        ]
-        return (
-            f"game {self.game_id} repaired: kept {self.kept} actions; dropped "
-            f"{', '.join(parts[:-1])} and {parts[-1]}; a backup is in {self.backup}"
-        )
-
-
 # --------------------------------------------------------------------------
 # Helpers
 # --------------------------------------------------------------------------
@@ -260,9 +241,11 @@ def _now() -> str:
 
 def _dumps(obj: Any, what: str) -> str:
     try:
-        return json.dumps(obj, ensure_ascii=False, separators=(",", ":"))
+        text = json.dumps(obj, ensure_ascii=False, separators=(",", ":"))
     except (TypeError, ValueError, RecursionError) as exc:
         raise JournalError(f"{what} is not JSON-serialisable: {exc}") from exc
+    require_unicode(text, what)
+    return text
 
 
 def _require_dict(value: Any, what: str) -> dict[str, Any]:
@@ -283,14 +266,6 @@ def _one_line(text: str, limit: int = 200) -> str:
 def _text(data: bytes) -> str:
     """SQLite text as str; bytes that are not UTF-8 (damage) survive as surrogates and fail their hash."""
     return data.decode("utf-8", "surrogateescape")
-
-
-def _snapshot_matches(chain: Sequence[bytes], idx: Any, state_json: Any, stored: Any) -> bool:
-    """True if a stored snapshot belongs to the line ``chain`` and is as it was written."""
-    return (
-        is_whole_number(idx) and 0 <= idx < len(chain) and isinstance(state_json, str)
-        and snapshot_hash(chain[idx], state_json) == stored
-    )
 
 
 def _problem(exc: sqlite3.Error) -> str:
@@ -325,6 +300,10 @@ class Journal:
         self._writer: sqlite3.Connection | None = None
         self._readonly = readonly
         self._closed = False
+        self._acks: dict[int, acked.Acked] = {}
+        self._version = schema.SCHEMA_VERSION
+        """The file's schema: an older one is read (read-only) as it is; see :data:`LEGACY_READABLE`."""
+        """Heads committed by the open write transaction, recorded outside the file after its commit."""
 
     # -- opening and closing ---------------------------------------------
 
@@ -345,6 +324,8 @@ class Journal:
         path = Path(path)
         if path.is_dir():
             raise JournalError(f"journal {path} is a folder, not a file")
+        if path.exists() and not path.is_file():
+            raise JournalError(f"journal {path} is not a regular file (a pipe or a device?); {_UNTOUCHED}")
         if not path.exists():
             if readonly:
                 raise JournalError(f"there is no saved game in {path}; start one with `companion new`")
@@ -353,7 +334,8 @@ class Journal:
         try:
             version = cls._check_header(reader, path)
             journal = cls(path, reader, readonly=readonly)
-            if version < schema.SCHEMA_VERSION:
+            journal._version = version
+            if version < schema.SCHEMA_VERSION and not (readonly and version >= LEGACY_READABLE):
                 if readonly:
                     raise JournalError(
                         f"journal {path} was written by an older version of the app; "
@@ -394,7 +376,8 @@ class Journal:
             raise JournalError(f"journal {path} cannot be created: {exc.strerror or exc}") from exc
         journal = cls.__new__(cls)
         journal._path, journal._reader, journal._writer = path, None, None
-        journal._readonly, journal._closed = False, False
+        journal._readonly, journal._closed, journal._acks = False, False, {}
+        journal._version = schema.SCHEMA_VERSION
         try:
             journal._writer_conn()
             journal._migrate()
@@ -448,7 +431,10 @@ class Journal:
             detail = "; ".join(problems[:3])
             if len(problems) > 3:
                 detail += f" (and {len(problems) - 3} more problems)"
-            raise JournalDamaged(f"journal {self._path} is damaged ({when}): {_one_line(detail)}; {_UNTOUCHED}")
+            raise JournalDamaged(
+                f"journal {self._path} is damaged ({when}): {_one_line(detail)}; {_UNTOUCHED} "
+                f"(`companion check` reads it; `companion repair --game N` keeps a game's intact part)"
+            )
 
     def _migrate(self) -> None:
         """Apply the migrations from the file's version up, in one transaction."""
@@ -470,6 +456,7 @@ class Journal:
                     schema.MIGRATIONS[step](conn)
                 conn.execute(f"PRAGMA user_version = {int(schema.SCHEMA_VERSION)}")
                 conn.execute("COMMIT")
+                self._version = schema.SCHEMA_VERSION
             except BaseException:
                 if conn.in_transaction:
                     conn.execute("ROLLBACK")
@@ -578,8 +565,8 @@ class Journal:
             try:
                 yield conn
             finally:
-                if own and conn.in_transaction:
-                    conn.execute("COMMIT")
+                if own and conn.in_transaction:  # a read ends the same either way; after damage only this works
+                    conn.execute("ROLLBACK")
         except (sqlite3.Error, UnicodeDecodeError) as exc:
             raise self._error(what, exc) from exc
 
@@ -591,17 +578,32 @@ class Journal:
         SQLite errors become :class:`JournalError` naming their cause.
         """
         conn = self._writer_conn()
+        self._acks.clear()
         try:
             conn.execute("BEGIN IMMEDIATE")
             try:
                 yield conn
                 conn.execute("COMMIT")
             except BaseException:
-                if conn.in_transaction:
-                    conn.execute("ROLLBACK")
+                self._acks.clear()
+                self._roll_back(conn)
                 raise
         except (sqlite3.Error, UnicodeDecodeError) as exc:
             raise self._error(what, exc) from exc
+        for game_id, head in self._acks.items():  # after the commit: the record may lag, never run ahead
+            acked.record(self._path, game_id, head)
+        self._acks.clear()
+
+    def _roll_back(self, conn: sqlite3.Connection) -> None:
+        """End a failed write. If SQLite cannot roll back (a damaged file), the connection is closed,
+        which rolls back too, and reads go through a new read-only connection."""
+        try:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+        except sqlite3.Error:
+            self._writer = None
+            conn.close()
+            self._reader = self._connect_reader(self._path)
 
     def _loads(self, text: Any, what: str) -> Any:
         if text is None:
@@ -624,16 +626,40 @@ class Journal:
         return 0 if row is None else int(row[0]) + 1
 
     def _head(self, conn: sqlite3.Connection, game_id: int) -> Head:
-        """The head as stored (not verified): length and the last line hash."""
+        """The head as recorded apart from the actions (not verified against them)."""
+        record = self._head_record(conn, game_id)
+        if record is None:
+            self._require_game(conn, game_id)
+            raise JournalDamaged(f"journal {self._path}: game {game_id} is damaged: its head record is missing")
+        return record.head
+
+    @staticmethod
+    def _head_record(conn: sqlite3.Connection, game_id: int) -> HeadRecord | None:
+        row = conn.execute("SELECT length, hash, writes FROM heads WHERE game_id = ?", (game_id,)).fetchone()
+        if row is None or not all(is_whole_number(v) for v in (row[0], row[2])) or not isinstance(row[1], bytes):
+            return None
+        return HeadRecord(row[0], row[1], row[2])
+
+    def _set_head(self, conn: sqlite3.Connection, game_id: int, head: Head) -> None:
+        """Record the line's new head in this write; it is acknowledged outside the file after the commit."""
         row = conn.execute(
-            "SELECT idx, hash FROM line WHERE game_id = ? ORDER BY idx DESC LIMIT 1", (game_id,)
+            "UPDATE heads SET length = ?, hash = ?, writes = writes + 1 WHERE game_id = ? RETURNING writes",
+            (head.length, head.hash, game_id),
         ).fetchone()
-        if row is not None:
-            return Head(int(row[0]) + 1, bytes(row[1] or b""))
-        game = conn.execute("SELECT hash FROM games WHERE id = ?", (game_id,)).fetchone()
-        if game is None:
-            raise JournalError(f"journal {self._path} has no game {game_id}")
-        return Head(0, bytes(game[0] or b""))
+        if row is None:
+            raise JournalDamaged(f"journal {self._path}: game {game_id} is damaged: its head record is missing")
+        root = conn.execute("SELECT hash FROM games WHERE id = ?", (game_id,)).fetchone()[0]
+        self._acks[game_id] = acked.Acked(bytes(root), int(row[0]), head)
+
+    @staticmethod
+    def _line_head(conn: sqlite3.Connection, game_id: int) -> Head:
+        """The head as the line's rows give it: the last action's index and hash, or the root."""
+        row = conn.execute(
+            "SELECT idx + 1, hash FROM line WHERE game_id = ? ORDER BY idx DESC LIMIT 1", (game_id,)
+        ).fetchone()
+        if row is None:
+            row = (0, conn.execute("SELECT hash FROM games WHERE id = ?", (game_id,)).fetchone()[0])
+        return Head(int(row[0]), bytes(row[1] or b""))
 
     def _expect(self, conn: sqlite3.Connection, game_id: int, expect: Head | None) -> Head:
         """The stored head; raises :class:`JournalMoved` if it is not ``expect``."""
@@ -672,14 +698,19 @@ class Journal:
     def _touch(conn: sqlite3.Connection, game_id: int, at: str) -> None:
         conn.execute("UPDATE games SET updated = ? WHERE id = ?", (at, game_id))
 
-    @staticmethod
-    def _insert_game(conn: sqlite3.Connection, ruleset: str, setup_json: str, name: str | None, at: str) -> int:
+    def _insert_game(
+        self, conn: sqlite3.Connection, ruleset: str, setup_json: str, name: str | None, at: str, identity: bytes
+    ) -> int:
+        """Insert a game with an empty line and its head record; the caller adds its actions."""
+        root = root_hash(ruleset, setup_json, name, identity)
         cursor = conn.execute(
-            "INSERT INTO games (name, ruleset, setup, created, updated, hash) VALUES (?, ?, ?, ?, ?, ?)",
-            (name, ruleset, setup_json, at, at, root_hash(ruleset, setup_json, name)),
+            "INSERT INTO games (name, ruleset, setup, created, updated, hash, identity) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (name, ruleset, setup_json, at, at, root, identity),
         )
         game_id = cursor.lastrowid
         assert game_id is not None
+        conn.execute("INSERT INTO heads (game_id, length, hash, writes) VALUES (?, 0, ?, 0)", (game_id, root))
+        self._set_head(conn, game_id, Head(0, root))
         conn.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('last_game', ?)", (str(game_id),))
         return game_id
 
@@ -696,9 +727,10 @@ class Journal:
             raise JournalError("ruleset must be a non-empty string")
         if name is not None and not isinstance(name, str):
             raise JournalError(f"name must be a string or None, got {_type_name(name)}")
-        setup_json = _dumps(_require_dict(setup, "setup"), "setup")
+        check_setup(ruleset, _require_dict(setup, "setup"), name)
+        setup_json = _dumps(setup, "setup")
         with self._writing("create a game") as conn:
-            return self._insert_game(conn, ruleset, setup_json, name, _now())
+            return self._insert_game(conn, ruleset, setup_json, name, _now(), new_identity())
 
     def games(self) -> list[GameInfo]:
         """List all games, oldest first.
@@ -753,6 +785,7 @@ class Journal:
         """
         with self._writing(f"delete game {game_id}") as conn:
             self._require_game(conn, game_id)
+            acked.forget(self._path, game_id)  # first: a record may be missing, never stand for a deleted game
             conn.execute("DELETE FROM games WHERE id = ?", (game_id,))
             conn.execute("DELETE FROM meta WHERE key = 'last_game' AND value = ?", (str(game_id),))
 
@@ -787,22 +820,27 @@ class Journal:
             stored = j.read_game(1)
             stored.head.length, stored.damage  # -> (13, None)
         """
+        record = acked.read(self._path, game_id)  # before the read begins: the file is then at least as new
         with self._reading(f"read game {game_id}") as conn:
-            stored = self._verified(conn, game_id)
+            stored = self._verified(conn, game_id, record)
             if with_history:
                 history = self._verify_entries(conn, game_id, stored.chain[0])
                 if history is not None:
                     stored.warnings.append(history)
             return stored
 
-    def _verified(self, conn: sqlite3.Connection, game_id: int) -> StoredGame:
-        row = conn.execute("SELECT ruleset, setup, name, hash FROM games WHERE id = ?", (game_id,)).fetchone()
+    def _verified(self, conn: sqlite3.Connection, game_id: int, record_outside: acked.Acked | None) -> StoredGame:
+        identity_column = "identity" if self._version >= 3 else "NULL"
+        row = conn.execute(
+            f"SELECT ruleset, setup, name, hash, {identity_column} FROM games WHERE id = ?", (game_id,)
+        ).fetchone()
         if row is None:
             raise JournalError(f"journal {self._path} has no game {game_id}")
-        ruleset, setup_json, name, stored_root = row
+        ruleset, setup_json, name, stored_root, identity = row
         if (
             not isinstance(ruleset, str) or not isinstance(setup_json, str) or not isinstance(name, (str, type(None)))
-            or root_hash(ruleset, setup_json, name) != stored_root
+            or not isinstance(identity, (bytes, type(None)))
+            or root_hash(ruleset, setup_json, name, identity) != stored_root
         ):
             raise JournalDamaged(
                 f"journal {self._path}: the setup of game {game_id} is damaged, so none of it can be trusted; "
@@ -812,6 +850,16 @@ class Journal:
         if not isinstance(setup, dict):
             raise JournalDamaged(f"journal {self._path}: the setup of game {game_id} is damaged; {_UNTOUCHED}")
         chain, texts, damage = self._verify_line(conn, game_id, stored_root)
+        if self._version >= 3:
+            try:
+                record = self._head_record(conn, game_id)
+            except sqlite3.DatabaseError:
+                record = None
+            damage = line_end(chain, damage, record, record_outside)
+        elif damage is None:  # an older file: its history says where the line ends
+            history = self._history_line(conn, game_id, stored_root)
+            if history is not None and len(history) > len(texts):
+                damage = line_end(chain, None, HeadRecord(len(history), b"", 0), None, "its history")
         warnings: list[str] = []
         length = len(chain) - 1
         snapshot = self._good_snapshot(conn, game_id, chain, length, warnings)
@@ -826,8 +874,24 @@ class Journal:
             tail.append(action)
         redo_depth = 0 if damage is not None else self._redo_depth(conn, game_id)
         return StoredGame(
-            game_id, ruleset, name, setup, chain, snapshot, tail, redo_depth, damage, warnings
+            game_id, ruleset, name, setup, chain, snapshot, tail, redo_depth, damage, warnings,
+            texts[: len(chain) - 1],
         )
+
+    @staticmethod
+    def _rows(conn: sqlite3.Connection, query: str, game_id: int) -> tuple[list[Any], str | None]:
+        """All rows of a query, or, where the file is damaged, the rows read before the damage and its cause."""
+        try:
+            return conn.execute(query, (game_id,)).fetchall(), None
+        except (sqlite3.DatabaseError, UnicodeDecodeError):
+            pass
+        rows: list[Any] = []
+        try:
+            for row in conn.execute(query, (game_id,)):
+                rows.append(row)
+        except (sqlite3.DatabaseError, UnicodeDecodeError) as exc:
+            return rows, describe(exc) if isinstance(exc, sqlite3.Error) else "the file is damaged"
+        return rows, None
 
     @staticmethod
     def _verify_line(
@@ -836,9 +900,7 @@ class Journal:
         """The chain of the good prefix, its action texts, and where it ends if it ends early."""
         chain = [root]
         texts: list[str] = []
-        rows = conn.execute(
-            "SELECT idx, action, hash FROM line WHERE game_id = ? ORDER BY idx", (game_id,)
-        ).fetchall()
+        rows, unreadable = Journal._rows(conn, "SELECT idx, action, hash FROM line WHERE game_id = ? ORDER BY idx", game_id)
         for expected, (idx, text, stored) in enumerate(rows):
             if idx != expected:
                 return chain, texts, Damage(expected, f"action {expected + 1} is missing")
@@ -846,6 +908,8 @@ class Journal:
                 return chain, texts, Damage(expected, f"action {expected + 1} does not match its hash")
             chain.append(stored)
             texts.append(text)
+        if unreadable is not None:  # a damaged page: what was read before it holds
+            return chain, texts, Damage(len(texts), f"action {len(texts) + 1} cannot be read ({unreadable})")
         return chain, texts, None
 
     def _good_snapshot(
@@ -856,28 +920,51 @@ class Journal:
             "SELECT idx, state, hash FROM snapshots WHERE game_id = ? AND idx <= ? ORDER BY idx DESC",
             (game_id, at_most),
         )
-        for idx, state_json, stored in rows:
-            if _snapshot_matches(chain, idx, state_json, stored):
-                state = self._loads(state_json, "snapshot")
-                if isinstance(state, dict):
-                    return idx, state
-            warnings.append(f"the snapshot after action {idx} is damaged and was not used")
+        try:
+            for idx, state_json, stored in rows:
+                if snapshot_matches(chain, idx, state_json, stored):
+                    state = self._loads(state_json, "snapshot")
+                    if isinstance(state, dict):
+                        return idx, state
+                warnings.append(f"the snapshot after action {idx} is damaged and was not used")
+        except (sqlite3.DatabaseError, UnicodeDecodeError):
+            warnings.append("the snapshots cannot be read (the file is damaged) and were not used")
         return None
 
-    @staticmethod
-    def _good_entries(conn: sqlite3.Connection, game_id: int, root: bytes) -> tuple[int, int]:
+    @classmethod
+    def _good_entries(cls, conn: sqlite3.Connection, game_id: int, root: bytes) -> tuple[int, int]:
         """How many history entries from the start match their chain, and how many there are."""
-        previous, good, total = root, 0, 0
-        for seq, kind, action, source, at, stored in conn.execute(
-            "SELECT seq, kind, action, source, at, hash FROM entries WHERE game_id = ? ORDER BY seq", (game_id,)
-        ):
+        intact, total = cls._intact_entries(conn, game_id, root)
+        return len(intact), total
+
+    @staticmethod
+    def _intact_entries(
+        conn: sqlite3.Connection, game_id: int, root: bytes
+    ) -> tuple[list[tuple[str, str | None]], int]:
+        """The (kind, action) of the history entries that match their chain from the start, and how many
+        entries there are (one more when the rest cannot be read)."""
+        previous: bytes = root
+        intact: list[tuple[str, str | None]] = []
+        total = 0
+        try:
+            for seq, kind, action, source, at, stored in conn.execute(
+                "SELECT seq, kind, action, source, at, hash FROM entries WHERE game_id = ? ORDER BY seq", (game_id,)
+            ):
+                total += 1
+                if len(intact) < total - 1:
+                    continue
+                fields_ok = all(isinstance(v, str) for v in (kind, source, at)) and isinstance(action, (str, type(None)))
+                if seq == len(intact) and fields_ok and entry_link(previous, seq, kind, action, source, at) == stored:
+                    previous = stored
+                    intact.append((kind, action))
+        except (sqlite3.DatabaseError, UnicodeDecodeError):  # the rest of the history cannot be read
             total += 1
-            if good < total - 1:
-                continue
-            fields_ok = all(isinstance(v, str) for v in (kind, source, at)) and isinstance(action, (str, type(None)))
-            if seq == good and fields_ok and entry_link(previous, seq, kind, action, source, at) == stored:
-                previous, good = stored, good + 1
-        return good, total
+        return intact, total
+
+    @classmethod
+    def _history_line(cls, conn: sqlite3.Connection, game_id: int, root: bytes) -> list[str] | None:
+        """The line the game's intact history makes (None if it makes none); see :func:`line_from_history`."""
+        return line_from_history(cls._intact_entries(conn, game_id, root)[0])
 
     @classmethod
     def _verify_entries(cls, conn: sqlite3.Connection, game_id: int, root: bytes) -> str | None:
@@ -952,6 +1039,7 @@ class Journal:
             if state_json is not None:
                 self._store_snapshot(conn, game_id, new, state_json)
             self._touch(conn, game_id, at)
+            self._set_head(conn, game_id, new)
         return new
 
     def commit_undo(
@@ -979,7 +1067,8 @@ class Journal:
             )
             conn.execute("DELETE FROM snapshots WHERE game_id = ? AND idx > ?", (game_id, idx))
             self._touch(conn, game_id, at)
-            new = self._head(conn, game_id)
+            new = self._line_head(conn, game_id)
+            self._set_head(conn, game_id, new)
         action: dict[str, Any] = self._loads(action_json, "action")
         return action, new
 
@@ -1013,8 +1102,10 @@ class Journal:
                 (game_id, head.length, action_json, stored),
             )
             self._touch(conn, game_id, at)
+            new = Head(head.length + 1, bytes(stored))
+            self._set_head(conn, game_id, new)
         action: dict[str, Any] = self._loads(action_json, "action")
-        return action, Head(head.length + 1, bytes(stored))
+        return action, new
 
     def commit_snapshot(self, game_id: int, state: dict[str, Any], *, expect: Head) -> None:
         """Store the engine state after the line at ``expect``, if the line is still there."""
@@ -1196,10 +1287,13 @@ class Journal:
         except JournalError as error:
             problems = [str(error)]
         healths: list[GameHealth] = []
+        recorded = acked.recorded_games(self._path)  # before the games are read: a game made meanwhile is not missing
         try:
             ids = [info.id for info in self.games()]
         except JournalError as error:
             return FileHealth(self._path, problems + [str(error)], [])
+        problems += [missing for game_id in recorded if game_id not in ids
+                     for missing in [self.missing_game(game_id)] if missing is not None]
         for game_id in ids:
             try:
                 stored = self.read_game(game_id, with_history=True)
@@ -1215,6 +1309,25 @@ class Journal:
                 game_id, stored.name, stored.ruleset, stored.head.length, stored.damage, stored.warnings
             ))
         return FileHealth(self._path, problems, healths)
+
+    def missing_game(self, game_id: int) -> str | None:
+        """What was acknowledged of a game that is not in the file, or None if nothing was."""
+        record = acked.read(self._path, game_id)
+        if record is None:
+            return None
+        other = self.number_of(record.root)
+        if other is not None:
+            return f"game {game_id} is in the file as game {other}: its number is damaged"
+        return (
+            f"game {game_id} is missing from the file, with its {plural(record.head.length, 'acknowledged action')} "
+            f"(`companion repair --game {game_id}` accepts the loss)"
+        )
+
+    def number_of(self, root: bytes) -> int | None:
+        """The number of the game in the file whose root is ``root``, if there is one."""
+        with self._reading("list games") as conn:
+            row = conn.execute("SELECT id FROM games WHERE hash = ?", (root,)).fetchone()
+        return None if row is None else int(row[0])
 
     def backup(self, target: str | os.PathLike[str]) -> Path:
         """Copy the whole journal to a new file with SQLite's backup API (never a file copy)."""
@@ -1232,116 +1345,34 @@ class Journal:
         return target
 
     def repair(self, game_id: int, backup: str | os.PathLike[str] | None = None) -> RepairReport:
-        """Back the file up, then keep the longest good prefix of a game and drop the rest.
-
-        Drops the actions from the first damaged one on, history entries
-        from the first damaged one on, undone actions that can no longer be
-        trusted and snapshots that do not match. The setup cannot be
-        repaired: a game whose setup is damaged is refused.
-        """
-        stored = self.read_game(game_id)  # raises if the setup itself is damaged
-        target = Path(backup) if backup is not None else self._backup_name()
-        self.backup(target)
-        kept = stored.head.length
-        with self._writing(f"repair game {game_id}") as conn:
-            chain, _, damage = self._verify_line(conn, game_id, stored.chain[0])
-            kept = len(chain) - 1
-            dropped_actions = conn.execute(
-                "DELETE FROM line WHERE game_id = ? AND idx >= ?", (game_id, kept)
-            ).rowcount
-            dropped_undone = 0
-            if damage is not None:
-                dropped_undone = conn.execute("DELETE FROM redo_stack WHERE game_id = ?", (game_id,)).rowcount
-            dropped_snapshots = self._drop_bad_snapshots(conn, game_id, chain)
-            dropped_entries = self._drop_bad_entries(conn, game_id, chain[0])
-        return RepairReport(game_id, target, kept, dropped_actions, dropped_entries, dropped_undone, dropped_snapshots)
-
-    def _backup_name(self) -> Path:
-        stamp = datetime.now(timezone.utc).strftime("%Y%m%d-%H%M%S")
-        candidate = self._path.with_name(f"{self._path.name}.backup-{stamp}")
-        n = 1
-        while candidate.exists():
-            n += 1
-            candidate = self._path.with_name(f"{self._path.name}.backup-{stamp}-{n}")
-        return candidate
-
-    @staticmethod
-    def _drop_bad_snapshots(conn: sqlite3.Connection, game_id: int, chain: Sequence[bytes]) -> int:
-        bad = [
-            idx for idx, state_json, stored in conn.execute(
-                "SELECT idx, state, hash FROM snapshots WHERE game_id = ?", (game_id,)
-            ).fetchall()
-            if not _snapshot_matches(chain, idx, state_json, stored)
-        ]
-        for idx in bad:
-            conn.execute("DELETE FROM snapshots WHERE game_id = ? AND idx = ?", (game_id, idx))
-        return len(bad)
-
-    def _drop_bad_entries(self, conn: sqlite3.Connection, game_id: int, root: bytes) -> int:
-        good, _ = self._good_entries(conn, game_id, root)
-        return int(conn.execute("DELETE FROM entries WHERE game_id = ? AND seq >= ?", (game_id, good)).rowcount)
+        """Back the file up, then keep the intact part of a game (:mod:`companion.journal.repair`)."""
+        return repair_game(self, game_id, backup)
 
     # -- export / import -------------------------------------------------
 
     def export_game(self, game_id: int) -> dict[str, Any]:
-        """Export a game's setup and effective actions as a plain dict, verified first.
+        """Export a sound game's setup and effective actions as a plain dict; a damaged game is refused.
 
         Example::
 
             j.export_game(1)["format"]  # -> 'companion-game'
         """
-        with self._reading(f"export game {game_id}") as conn:
-            stored = self._verified(conn, game_id)
-            if stored.damage is not None:
-                raise JournalDamaged(stored.damage.sentence(game_id))
-            rows = conn.execute("SELECT action FROM line WHERE game_id = ? ORDER BY idx", (game_id,)).fetchall()
+        data, damage = self.export_intact(game_id)
+        if damage is not None:
+            raise JournalDamaged(damage.sentence(game_id))
+        return data
+
+    def export_intact(self, game_id: int) -> tuple[dict[str, Any], Damage | None]:
+        """Export the intact part of a game (:mod:`companion.journal.verify`), and the damage beyond it if any."""
+        stored = self.read_game(game_id)
         return {
             "format": EXPORT_FORMAT,
             "version": EXPORT_VERSION,
             "ruleset": stored.ruleset,
             "name": stored.name,
             "setup": stored.setup,
-            "actions": [self._loads(r[0], "action") for r in rows],
-        }
-
-    @staticmethod
-    def _validate_import(data: Any) -> tuple[str, str | None, dict[str, Any], list[Any]]:
-        def bad(field: str, problem: str) -> JournalError:
-            return JournalError(f"cannot import game: field {field!r} {problem}")
-
-        if not isinstance(data, dict):
-            raise JournalError(f"cannot import game: expected a dict, got {_type_name(data)}")
-        for key in ("format", "version", "ruleset", "setup", "actions"):
-            if key not in data:
-                raise bad(key, "is missing")
-        if data["format"] != EXPORT_FORMAT:
-            raise bad("format", f"must be {EXPORT_FORMAT!r}, got {_one_line(repr(data['format']), 60)}")
-        version = data["version"]
-        if not is_whole_number(version):
-            raise bad("version", f"must be an integer, got {_type_name(version)}")
-        if version > EXPORT_VERSION:
-            raise bad(
-                "version",
-                f"is {version}: the file was written by a newer version (this version reads up to {EXPORT_VERSION})",
-            )
-        if version < 1:
-            raise bad("version", f"must be at least 1, got {version}")
-        ruleset = data["ruleset"]
-        if not isinstance(ruleset, str) or not ruleset:
-            raise bad("ruleset", f"must be a non-empty string, got {_one_line(repr(ruleset), 60)}")
-        name = data.get("name")
-        if name is not None and not isinstance(name, str):
-            raise bad("name", f"must be a string or null, got {_type_name(name)}")
-        setup = data["setup"]
-        if not isinstance(setup, dict):
-            raise bad("setup", f"must be an object, got {_type_name(setup)}")
-        actions = data["actions"]
-        if not isinstance(actions, list):
-            raise bad("actions", f"must be a list, got {_type_name(actions)}")
-        for i, action in enumerate(actions):
-            if not isinstance(action, dict):
-                raise bad(f"actions[{i}]", f"must be an object, got {_type_name(action)}")
-        return ruleset, name, setup, actions
+            "actions": [self._loads(text, "action") for text in stored.texts],
+        }, stored.damage
 
     def import_game(
         self, data: dict[str, Any], source: str = "import", snapshots: dict[int, dict[str, Any]] | None = None
@@ -1358,13 +1389,14 @@ class Journal:
 
             new_id = j.import_game(j.export_game(1))
         """
-        ruleset, name, setup, actions = self._validate_import(data)
+        ruleset, name, setup, actions = validate_import(data)
         setup_json = _dumps(setup, "setup")
         texts = [_dumps(action, f"actions[{i}]") for i, action in enumerate(actions)]
         at = _now()
         line_rows: list[tuple[int, str, bytes]] = []
         entry_rows: list[tuple[int, str, bytes]] = []
-        line_hash = entry_hash = root_hash(ruleset, setup_json, name)
+        identity = new_identity()
+        line_hash = entry_hash = root_hash(ruleset, setup_json, name, identity)
         for i, text in enumerate(texts):
             line_hash = link(line_hash, i, text)
             entry_hash = entry_link(entry_hash, i, "action", text, source, at)
@@ -1377,7 +1409,7 @@ class Journal:
             state_json = _dumps(_require_dict(state, "snapshot state"), "snapshot state")
             snapshot_rows.append((length, state_json, snapshot_hash(line_rows[length - 1][2], state_json)))
         with self._writing("import a game") as conn:
-            game_id = self._insert_game(conn, ruleset, setup_json, name, at)
+            game_id = self._insert_game(conn, ruleset, setup_json, name, at, identity)
             conn.executemany(
                 "INSERT INTO entries (game_id, seq, kind, action, source, at, hash) "
                 "VALUES (?, ?, 'action', ?, ?, ?, ?)",
@@ -1391,5 +1423,6 @@ class Journal:
                 "INSERT INTO snapshots (game_id, idx, state, hash) VALUES (?, ?, ?, ?)",
                 ((game_id, idx, state, h) for idx, state, h in snapshot_rows),
             )
+            self._set_head(conn, game_id, Head(len(texts), line_hash))
         return game_id
 
