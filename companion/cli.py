@@ -20,6 +20,7 @@ from companion import backup, bots, console, log, registry
 from companion.actions import Rejection
 from companion.correction import Reason
 from companion.journal import Journal, JournalDamaged, JournalError, default_path
+from companion.journal.repair import repair
 from companion.messages import LANGUAGES
 from companion.ruleset import SetupError
 from companion.table import LineRefused, Outcome, Table, check_line
@@ -647,7 +648,7 @@ def cmd_repair(args: argparse.Namespace) -> int:
     except JournalDamaged:  # too damaged to upgrade: its intact part can still be kept as an export
         journal = Journal.open(path, readonly=True)
     with journal:
-        report = journal.repair(args.game, args.backup)
+        report = repair(journal, args.game, args.backup)
     print(report.sentence())
     return 0 if report.repaired else 1
 

@@ -35,6 +35,7 @@ import pytest
 
 from companion.journal import Journal, JournalDamaged, JournalError
 from companion.journal.chain import DIGEST_SIZE
+from companion.journal.repair import repair
 from companion.table import Table
 
 from tests.test_table import long_line
@@ -280,7 +281,7 @@ def repaired(path: Path, chain: list[bytes]) -> str:
         assert before is None
         return "refused: nothing opens"
     try:
-        report = journal.repair(1, path.with_name("backup.db"))
+        report = repair(journal, 1, path.with_name("backup.db"))
     except JournalError as error:
         assert "\n" not in str(error)
         journal.close()

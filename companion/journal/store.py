@@ -78,8 +78,6 @@ from companion.journal.errors import (
     is_damage,
     is_not_a_database,
 )
-from companion.journal.repair import RepairReport
-from companion.journal.repair import repair as repair_game
 from companion.journal.transfer import EXPORT_FORMAT, EXPORT_VERSION, check_setup, require_unicode, validate_import
 from companion.journal.verify import HeadRecord, line_end, line_from_history, plural, snapshot_matches
 
@@ -91,7 +89,6 @@ __all__ = [
     "GameHealth",
     "GameInfo",
     "Journal",
-    "RepairReport",
     "StoredGame",
     "default_path",
 ]
@@ -1343,10 +1340,6 @@ class Journal:
         except sqlite3.Error as exc:
             raise JournalError(f"could not write the backup {target}: {describe(exc)}") from exc
         return target
-
-    def repair(self, game_id: int, backup: str | os.PathLike[str] | None = None) -> RepairReport:
-        """Back the file up, then keep the intact part of a game (:mod:`companion.journal.repair`)."""
-        return repair_game(self, game_id, backup)
 
     # -- export / import -------------------------------------------------
 
