@@ -177,6 +177,21 @@ def check(state: State, action: Mapping[str, Any], currency: str = "") -> Reject
     return None
 
 
+@dataclass(frozen=True)
+class Correction:
+    """The correction as a kind of action (:class:`companion.kinds.ActionKind`) of a game in ``currency``
+    under the ruleset named ``ruleset``."""
+
+    currency: str
+    ruleset: str
+
+    def check(self, state: State, action: Any) -> Rejection | None:
+        return check(state, action, self.currency)
+
+    def apply(self, state: State, action: Action) -> list[Event]:
+        return apply(state, action, self.currency, self.ruleset)
+
+
 def apply(state: State, action: Mapping[str, Any], currency: str, ruleset: str) -> list[Event]:
     """Make a checked correction: the differences go to or from the bank and the exchange.
 

@@ -22,7 +22,7 @@ from importlib import resources
 from typing import Any, Callable, ClassVar, Mapping
 
 from companion import turns
-from companion.actions import Action, Choice, IntRange, Rejection, is_whole_number, shown
+from companion.actions import Action, Choice, IntRange, Rejection, diagnose, is_whole_number, shown
 from companion.describe import USUAL_ORDER, Described, generic, mark_usual
 from companion.events import Event
 from companion.listing import Listing
@@ -137,6 +137,12 @@ class Ruleset(ABC):
         if type(self).legal_actions is Ruleset.legal_actions:
             raise NotImplementedError(f"{self.name} lists its choices in neither list_choices nor legal_actions")
         listing.offer(*self.legal_actions(state))
+
+    def check(self, state: State, action: Any) -> Rejection | None:
+        """Why ``action`` is refused in the unfinished ``state``, or None if it is legal (C6): not among
+        :meth:`legal_actions`, with the reason :meth:`explain` finds."""
+        rejection = diagnose(self.legal_actions(state), action, [p.name for p in state.players])
+        return None if rejection is None else self.explain(state, action, rejection)
 
     @abstractmethod
     def apply(self, state: State, action: Action) -> list[Event]:
