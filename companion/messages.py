@@ -2,8 +2,7 @@
 
 The texts are gettext catalogues (:mod:`companion.catalogue`): the core's in
 ``companion/locale``, each ruleset's in its own folder, found when the
-ruleset is first used (:func:`register_package`). A ruleset folder with a
-``messages.json`` (``{"en": {key: text}, …}``) instead still works.
+ruleset is first used (:func:`register_package`).
 
 Parameters fill ``{name}`` fields. A whole number is written as the language
 writes it, ``{amount:money}`` adds the currency of the message's ruleset (or
@@ -40,7 +39,7 @@ from companion.catalogue import LANGUAGES, domains, translations
 if TYPE_CHECKING:
     from babel import Locale
 
-__all__ = ["LANGUAGES", "has", "money", "number", "phrase", "register", "register_package", "render"]
+__all__ = ["LANGUAGES", "has", "money", "number", "phrase", "register_package", "render"]
 
 SOURCE = "en"
 
@@ -104,24 +103,23 @@ def phrase(key: str, params: Mapping[str, Any] | None = None) -> dict[str, Any]:
 
 @dataclass(eq=False)
 class _Domain:
-    """The texts of one package: a gettext domain, or the older ``messages.json`` dictionary."""
+    """The texts of one package: a gettext domain."""
 
     name: str
     currency: str
-    folder: Traversable | None = None
-    texts: dict[str, dict[str, str]] = field(default_factory=dict)
+    folder: Traversable
     _loaded: dict[str, GNUTranslations | None] = field(default_factory=dict)
 
     def _catalogue(self, language: str) -> GNUTranslations | None:
         if language not in self._loaded:
-            self._loaded[language] = None if self.folder is None else translations(self.folder, self.name, language)
+            self._loaded[language] = translations(self.folder, self.name, language)
         return self._loaded[language]
 
     def text(self, key: str, language: str, count: int | None) -> str | None:
         """The text of ``key`` in ``language`` itself (no fallback), or None."""
         catalogue = self._catalogue(language)
         if catalogue is None:
-            return self.texts.get(language, {}).get(key) or None
+            return None
         # plural forms first: gettext() alone would give a plural message's singular
         found = catalogue.ngettext(key, key, 2 if count is None else count)
         if found == key:
@@ -137,26 +135,16 @@ _where: dict[str, _Domain | None] = {}
 
 
 def register_package(package: str, currency: str = "") -> None:
-    """Add the texts of a package (a ruleset's folder): its ``.po`` files, else its ``messages.json``.
+    """Add the texts of a package (a ruleset's folder): its ``.po`` files.
 
     Cheap after the first call for a package, so every new game may call it.
     """
     if package in _packages:
         return
     folder = resources.files(package)
-    found = domains(folder)
-    for name in found:
+    for name in domains(folder):
         _domains.append(_Domain(name, currency, folder))
-    if not found and (folder / "messages.json").is_file():
-        register(json.loads((folder / "messages.json").read_text(encoding="utf-8")), currency, package)
     _packages.add(package)
-    _where.clear()
-
-
-def register(messages: Mapping[str, Mapping[str, str]], currency: str = "", name: str = "") -> None:
-    """Add messages given as ``{"en": {key: text}, …}`` (a ruleset's ``messages.json``)."""
-    _domains.append(_Domain(name or f"json-{len(_domains)}", currency,
-                            texts={language: dict(texts) for language, texts in messages.items()}))
     _where.clear()
 
 

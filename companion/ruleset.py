@@ -3,7 +3,7 @@
 A ruleset is a folder under ``companion/rulesets/`` (or any package named
 by a ``companion.rulesets`` entry point): ``ruleset.json`` with the amounts
 and the options with their defaults, a board file, its texts in
-``locale/<language>/LC_MESSAGES/<name>.po`` (or a ``messages.json``), and
+``locale/<language>/LC_MESSAGES/<name>.po``, and
 ``rules.py`` with a ``Rules`` class for what data cannot say (the two games
 put it together from modules split by concern: docs/adding-a-game.md). The
 core never names a game.

@@ -174,11 +174,10 @@ def test_fallbacks():
     assert messages.has("game_over", "hu") and not messages.has("game_over", "fr")
 
 
-def test_a_message_missing_in_one_language_falls_back_to_english(monkeypatch):
-    monkeypatch.setattr(messages, "_domains", list(messages._domains))
-    monkeypatch.setattr(messages, "_where", {})
-    messages.register({"en": {"t.only_english": "Only {n:money}."}, "de": {}}, currency="Taler")
-    assert render("t.only_english", {"n": 1200}, "de") == "Only 1,200 Taler."  # English text, English number
+def test_a_message_missing_in_one_language_falls_back_to_english(tmp_path, monkeypatch):
+    third_game(tmp_path, monkeypatch, {"en": {"t.only_english": "Only {n:money}."}})
+    messages.register_package("coingame", "coins")
+    assert render("t.only_english", {"n": 1200}, "de") == "Only 1,200 coins."  # English text, English number
     assert not messages.has("t.only_english", "de")
 
 
