@@ -9,7 +9,7 @@ writes it, ``{amount:money}`` adds the currency of the message's ruleset (or
 of a ``currency`` parameter), ``{amount:+money}`` shows the sign. A message
 with plural forms picks its form by the ``count`` parameter. A ``variant``
 parameter picks the more specific text ``key.variant`` where there is one. A
-parameter made by :func:`phrase` is itself a message, rendered in the same
+parameter that is a :class:`Said` is itself a message, rendered in the same
 language. A missing translation falls back to English, a missing key to the
 key and its parameters.
 
@@ -39,7 +39,7 @@ from companion.catalogue import LANGUAGES, domains, translations
 if TYPE_CHECKING:
     from babel import Locale
 
-__all__ = ["LANGUAGES", "has", "money", "number", "phrase", "register_package", "render"]
+__all__ = ["LANGUAGES", "has", "money", "number", "register_package", "Said", "render"]
 
 SOURCE = "en"
 
@@ -90,15 +90,38 @@ def money(amount: int, currency: str, language: str = "en", signed: bool = False
     return f"{shown} {currency}" if currency else shown
 
 
-def phrase(key: str, params: Mapping[str, Any] | None = None) -> dict[str, Any]:
-    """A message as the parameter of another: rendered in the language of the outer one.
+@dataclass(frozen=True, slots=True)
+class Said:
+    """Something said: a message key and its parameters, said in any language by :func:`render`.
+
+    Every sentence of the game is one: an event (:data:`companion.events.Event`), the sentence a
+    refusal or a setup error holds, the hardware's. A parameter may itself be one, said in the
+    language of the sentence that holds it.
 
     >>> register_package("companion.rulesets.boerse", "DM")
-    >>> card = phrase("boerse.card.K05", {"amount": 1000})
-    >>> render("boerse.card_drawn", {"player": "Anna", "text": card}, "de")
+    >>> card = Said("boerse.card.K05", {"amount": 1000})
+    >>> Said("boerse.card_drawn", {"player": "Anna", "text": card}).text("de")
     'Anna zieht eine Risikokarte: Lottogewinn: Die Bank zahlt Ihnen 1.000 DM.'
+    >>> Said("not_your_turn", {"player": "Béla"}).to_json()
+    {'key': 'not_your_turn', 'params': {'player': 'Béla'}, 'text': "It is not Béla's turn."}
     """
-    return {"key": key, "params": dict(params or {})}
+
+    key: str
+    params: dict[str, Any] = field(default_factory=dict)
+
+    def text(self, language: str = "en") -> str:
+        return render(self.key, self.params, language)
+
+    def message(self, language: str = "en") -> str:
+        """The same as :meth:`text`: a sentence stands where a refusal may (the app's last sentence)."""
+        return self.text(language)
+
+    def plain(self) -> dict[str, Any]:
+        """The key and the parameters as JSON values (a sentence in the parameters as its key and parameters)."""
+        return {"key": self.key, "params": {k: v.plain() if isinstance(v, Said) else v for k, v in self.params.items()}}
+
+    def to_json(self) -> dict[str, Any]:
+        return {**self.plain(), "text": self.text()}
 
 
 @dataclass(eq=False)
@@ -226,9 +249,9 @@ def _shown(value: Any, spec: str, conversion: str | None, language: str, currenc
             return money(value, currency, language, signed=spec == "+money")
         if spec in ("", "number"):
             return number(value, language)
+    if isinstance(value, Said):
+        return value.text(language)
     if isinstance(value, dict):
-        if value.keys() == {"key", "params"}:  # a phrase
-            return render(value["key"], value["params"], language)
         if SOURCE in value:  # a text the data gives in several languages
             return str(value.get(language) or value[SOURCE])
     if conversion == "r":

@@ -16,7 +16,7 @@ import pytest
 from companion import catalogue as cat
 from companion import messages
 from companion.game import Game
-from companion.messages import LANGUAGES, money, number, phrase, render
+from companion.messages import LANGUAGES, Said, money, number, render
 from tests.catalogue_support import (ROOT, catalogue, domains, fields, forms, messages as po_messages, third_game,
                                      untranslated)
 
@@ -154,7 +154,7 @@ def test_card_and_event_space_texts_come_from_the_catalogue():
     events = [space for space in track["spaces"] if space["kind"] == "event"]
     assert events and all("name" not in space and "boerse.space." + space["id"] in english for space in events)
     Game({"ruleset": "boerse", "players": ["Anna", "Béla"]})
-    k15 = phrase("boerse.card.K15", {"company": "Stahl", "amount": 300})
+    k15 = Said("boerse.card.K15", {"company": "Stahl", "amount": 300})
     assert render("boerse.card_drawn", {"player": "Anna", "text": k15}, "de") == (
         "Anna zieht eine Risikokarte: Auslandsaufträge für Stahl: Stahl steigt um 300 DM.")
     assert render("boerse.card_drawn", {"player": "Anna", "text": k15}, "hu") == (
