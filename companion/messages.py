@@ -1,5 +1,8 @@
 """The messages: keyed texts in English, Hungarian and German, with numbers and money as each language writes them.
 
+Everything said is a :class:`Said` (a key and its parameters), made text in
+any language by :func:`render`.
+
 The texts are gettext catalogues (:mod:`companion.catalogue`): the core's in
 ``companion/locale``, each ruleset's in its own folder, found when the
 ruleset is first used (:func:`register_package`).
