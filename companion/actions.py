@@ -25,6 +25,8 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, TypeGuard
 
+from companion.messages import Said
+
 Action = dict[str, Any]
 """A JSON object with a ``type`` key; ``player`` is the seat index when a player acts."""
 
@@ -245,27 +247,42 @@ class Choice:
         return out
 
 
-@dataclass(frozen=True)
 class Rejection(Exception):
-    """Why an action was refused. ``code`` keys the message catalogue.
+    """Why an action was refused: an exception holding the sentence that says why (:attr:`said`),
+    whose key (``code``) keys the message catalogue.
 
     >>> str(Rejection("not_your_turn", {"player": "Anna"}))
     "It is not Anna's turn."
+    >>> Rejection("game_over").said
+    Said(key='game_over', params={})
     """
 
-    code: str
-    params: Mapping[str, Any] = field(default_factory=dict)
+    def __init__(self, code: str, params: Mapping[str, Any] | None = None) -> None:
+        super().__init__(code)
+        self.said = Said(code, dict(params or {}))
+
+    @property
+    def code(self) -> str:
+        return self.said.key
+
+    @property
+    def params(self) -> dict[str, Any]:
+        return self.said.params
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Rejection) and other.said == self.said
+
+    def __repr__(self) -> str:
+        return f"Rejection(code={self.code!r}, params={self.params!r})"
 
     def message(self, language: str = "en") -> str:
-        from companion.messages import render
-
-        return render(self.code, self.params, language)
+        return self.said.text(language)
 
     def __str__(self) -> str:
         return self.message()
 
     def to_json(self) -> dict[str, Any]:
-        return {"code": self.code, "params": dict(self.params), "message": self.message()}
+        return {"code": self.code, "params": self.said.plain()["params"], "message": self.message()}
 
 
 def diagnose(choices: list[Choice], action: Mapping[str, Any], player_names: list[str]) -> Rejection | None:

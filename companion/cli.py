@@ -389,7 +389,7 @@ def outcome_json(outcome: Outcome, lang: str, **extra: Any) -> str:
         "action": outcome.action,
         "code": None if rejection is None else rejection.code,
         "message": outcome.message(lang),
-        "events": [{"key": e.key, "params": e.params, "text": e.text(lang)} for e in outcome.events],
+        "events": [{**e.plain(), "text": e.text(lang)} for e in outcome.events],
     }
     return json.dumps(record, ensure_ascii=False)
 

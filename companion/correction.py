@@ -34,7 +34,7 @@ from typing import Any
 from companion.actions import Action, Rejection, is_whole_number
 from companion.events import Event
 from companion.ledger import move_shares, transfer
-from companion.messages import has, phrase, render
+from companion.messages import Said, has, render
 from companion.state import BANK, State
 
 CORRECTION = "correction"
@@ -61,9 +61,9 @@ class Reason(StrEnum):
 _CODES = frozenset(Reason)
 
 
-def _said(reason: str) -> str | dict[str, Any]:
-    """A reason as an event's parameter: a code as a phrase (said in the language of the line), other text as is."""
-    return phrase(f"correction.reason.{reason}") if reason in _CODES else reason
+def _said(reason: str) -> str | Said:
+    """A reason as an event's parameter: a code as a sentence (said in the language of the line), other text as is."""
+    return Said(f"correction.reason.{reason}") if reason in _CODES else reason
 
 
 def reason_text(reason: str, language: str) -> str:
@@ -175,6 +175,21 @@ def check(state: State, action: Mapping[str, Any], currency: str = "") -> Reject
     if unchanged:
         return Rejection("correction.nothing", {"player": player.name})
     return None
+
+
+@dataclass(frozen=True)
+class Correction:
+    """The correction as a kind of action (:class:`companion.kinds.ActionKind`) of a game in ``currency``
+    under the ruleset named ``ruleset``."""
+
+    currency: str
+    ruleset: str
+
+    def check(self, state: State, action: Any) -> Rejection | None:
+        return check(state, action, self.currency)
+
+    def apply(self, state: State, action: Action) -> list[Event]:
+        return apply(state, action, self.currency, self.ruleset)
 
 
 def apply(state: State, action: Mapping[str, Any], currency: str, ruleset: str) -> list[Event]:

@@ -11,9 +11,10 @@ from __future__ import annotations
 
 from typing import Any, Iterable
 
-from companion import correction, registry
-from companion.actions import Action, Choice, Rejection, diagnose
+from companion import registry
+from companion.actions import Action, Choice, Rejection
 from companion.events import Event
+from companion.kinds import ActionKind, core_kinds, kind_of
 from companion.state import State
 
 
@@ -25,6 +26,8 @@ class Game:
         self.setup = setup
         self.rules = registry.load(setup)
         self.state = state if state is not None else self.rules.initial_state()
+        self.kinds: dict[str, ActionKind] = core_kinds(self.rules)
+        """The kinds of action handled beside the ruleset's own, by type (:mod:`companion.kinds`)."""
         self.actions: list[Action] = []
         """The actions applied by this object (after the snapshot, if it started from one)."""
         for action in actions:
@@ -40,13 +43,7 @@ class Game:
         """Why ``action`` is refused now, or None if it is legal (C6)."""
         if self.state.finished:
             return Rejection("game_over")
-        if correction.is_correction(action):  # the banker's correction, outside the legal list
-            return correction.check(self.state, action, self.rules.currency)
-        names = [p.name for p in self.state.players]
-        rejection = diagnose(self.legal_actions(), action, names)
-        if rejection is None:
-            return None
-        return self.rules.explain(self.state, action, rejection)
+        return kind_of(self.kinds, self.rules, action).check(self.state, action)
 
     def apply(self, action: Action) -> list[Event]:
         """Apply a legal action; raise :class:`Rejection` (and change nothing) otherwise."""
@@ -57,10 +54,7 @@ class Game:
 
     def apply_trusted(self, action: Action) -> list[Event]:
         """Apply an action already known to be legal (replaying a checked journal)."""
-        if action["type"] == correction.CORRECTION:
-            events = correction.apply(self.state, action, self.rules.currency, self.rules.name)
-        else:
-            events = self.rules.apply(self.state, action)
+        events = kind_of(self.kinds, self.rules, action).apply(self.state, action)
         self.actions.append(action)
         if self.state.finished and self.state.ranking is None:
             self.state.ranking = self.rules.ranking(self.state)

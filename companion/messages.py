@@ -1,16 +1,18 @@
 """The messages: keyed texts in English, Hungarian and German, with numbers and money as each language writes them.
 
+Everything said is a :class:`Said` (a key and its parameters), made text in
+any language by :func:`render`.
+
 The texts are gettext catalogues (:mod:`companion.catalogue`): the core's in
 ``companion/locale``, each ruleset's in its own folder, found when the
-ruleset is first used (:func:`register_package`). A ruleset folder with a
-``messages.json`` (``{"en": {key: text}, …}``) instead still works.
+ruleset is first used (:func:`register_package`).
 
 Parameters fill ``{name}`` fields. A whole number is written as the language
 writes it, ``{amount:money}`` adds the currency of the message's ruleset (or
 of a ``currency`` parameter), ``{amount:+money}`` shows the sign. A message
 with plural forms picks its form by the ``count`` parameter. A ``variant``
 parameter picks the more specific text ``key.variant`` where there is one. A
-parameter made by :func:`phrase` is itself a message, rendered in the same
+parameter that is a :class:`Said` is itself a message, rendered in the same
 language. A missing translation falls back to English, a missing key to the
 key and its parameters.
 
@@ -40,7 +42,7 @@ from companion.catalogue import LANGUAGES, domains, translations
 if TYPE_CHECKING:
     from babel import Locale
 
-__all__ = ["LANGUAGES", "has", "money", "number", "phrase", "register", "register_package", "render"]
+__all__ = ["LANGUAGES", "has", "money", "number", "register_package", "Said", "render"]
 
 SOURCE = "en"
 
@@ -91,37 +93,59 @@ def money(amount: int, currency: str, language: str = "en", signed: bool = False
     return f"{shown} {currency}" if currency else shown
 
 
-def phrase(key: str, params: Mapping[str, Any] | None = None) -> dict[str, Any]:
-    """A message as the parameter of another: rendered in the language of the outer one.
+@dataclass(frozen=True, slots=True)
+class Said:
+    """Something said: a message key and its parameters, said in any language by :func:`render`.
+
+    Every sentence of the game is one: an event (:data:`companion.events.Event`), the sentence a
+    refusal or a setup error holds, the hardware's. A parameter may itself be one, said in the
+    language of the sentence that holds it.
 
     >>> register_package("companion.rulesets.boerse", "DM")
-    >>> card = phrase("boerse.card.K05", {"amount": 1000})
-    >>> render("boerse.card_drawn", {"player": "Anna", "text": card}, "de")
+    >>> card = Said("boerse.card.K05", {"amount": 1000})
+    >>> Said("boerse.card_drawn", {"player": "Anna", "text": card}).text("de")
     'Anna zieht eine Risikokarte: Lottogewinn: Die Bank zahlt Ihnen 1.000 DM.'
+    >>> Said("not_your_turn", {"player": "Béla"}).to_json()
+    {'key': 'not_your_turn', 'params': {'player': 'Béla'}, 'text': "It is not Béla's turn."}
     """
-    return {"key": key, "params": dict(params or {})}
+
+    key: str
+    params: dict[str, Any] = field(default_factory=dict)
+
+    def text(self, language: str = "en") -> str:
+        return render(self.key, self.params, language)
+
+    def message(self, language: str = "en") -> str:
+        """The same as :meth:`text`: a sentence stands where a refusal may (the app's last sentence)."""
+        return self.text(language)
+
+    def plain(self) -> dict[str, Any]:
+        """The key and the parameters as JSON values (a sentence in the parameters as its key and parameters)."""
+        return {"key": self.key, "params": {k: v.plain() if isinstance(v, Said) else v for k, v in self.params.items()}}
+
+    def to_json(self) -> dict[str, Any]:
+        return {**self.plain(), "text": self.text()}
 
 
 @dataclass(eq=False)
 class _Domain:
-    """The texts of one package: a gettext domain, or the older ``messages.json`` dictionary."""
+    """The texts of one package: a gettext domain."""
 
     name: str
     currency: str
-    folder: Traversable | None = None
-    texts: dict[str, dict[str, str]] = field(default_factory=dict)
+    folder: Traversable
     _loaded: dict[str, GNUTranslations | None] = field(default_factory=dict)
 
     def _catalogue(self, language: str) -> GNUTranslations | None:
         if language not in self._loaded:
-            self._loaded[language] = None if self.folder is None else translations(self.folder, self.name, language)
+            self._loaded[language] = translations(self.folder, self.name, language)
         return self._loaded[language]
 
     def text(self, key: str, language: str, count: int | None) -> str | None:
         """The text of ``key`` in ``language`` itself (no fallback), or None."""
         catalogue = self._catalogue(language)
         if catalogue is None:
-            return self.texts.get(language, {}).get(key) or None
+            return None
         # plural forms first: gettext() alone would give a plural message's singular
         found = catalogue.ngettext(key, key, 2 if count is None else count)
         if found == key:
@@ -137,26 +161,16 @@ _where: dict[str, _Domain | None] = {}
 
 
 def register_package(package: str, currency: str = "") -> None:
-    """Add the texts of a package (a ruleset's folder): its ``.po`` files, else its ``messages.json``.
+    """Add the texts of a package (a ruleset's folder): its ``.po`` files.
 
     Cheap after the first call for a package, so every new game may call it.
     """
     if package in _packages:
         return
     folder = resources.files(package)
-    found = domains(folder)
-    for name in found:
+    for name in domains(folder):
         _domains.append(_Domain(name, currency, folder))
-    if not found and (folder / "messages.json").is_file():
-        register(json.loads((folder / "messages.json").read_text(encoding="utf-8")), currency, package)
     _packages.add(package)
-    _where.clear()
-
-
-def register(messages: Mapping[str, Mapping[str, str]], currency: str = "", name: str = "") -> None:
-    """Add messages given as ``{"en": {key: text}, …}`` (a ruleset's ``messages.json``)."""
-    _domains.append(_Domain(name or f"json-{len(_domains)}", currency,
-                            texts={language: dict(texts) for language, texts in messages.items()}))
     _where.clear()
 
 
@@ -238,9 +252,9 @@ def _shown(value: Any, spec: str, conversion: str | None, language: str, currenc
             return money(value, currency, language, signed=spec == "+money")
         if spec in ("", "number"):
             return number(value, language)
+    if isinstance(value, Said):
+        return value.text(language)
     if isinstance(value, dict):
-        if value.keys() == {"key", "params"}:  # a phrase
-            return render(value["key"], value["params"], language)
         if SOURCE in value:  # a text the data gives in several languages
             return str(value.get(language) or value[SOURCE])
     if conversion == "r":

@@ -3,7 +3,7 @@
 A ruleset is a folder under ``companion/rulesets/`` (or any package named
 by a ``companion.rulesets`` entry point): ``ruleset.json`` with the amounts
 and the options with their defaults, a board file, its texts in
-``locale/<language>/LC_MESSAGES/<name>.po`` (or a ``messages.json``), and
+``locale/<language>/LC_MESSAGES/<name>.po``, and
 ``rules.py`` with a ``Rules`` class for what data cannot say (the two games
 put it together from modules split by concern: docs/adding-a-game.md). The
 core never names a game.
@@ -19,14 +19,14 @@ import json
 import random
 from abc import ABC, abstractmethod
 from importlib import resources
-from typing import Any, Callable, ClassVar, Mapping
+from typing import Any, Callable, ClassVar
 
 from companion import turns
-from companion.actions import Action, Choice, IntRange, Rejection, is_whole_number, shown
+from companion.actions import Action, Choice, IntRange, Rejection, diagnose, is_whole_number, shown
 from companion.describe import USUAL_ORDER, Described, generic, mark_usual
 from companion.events import Event
 from companion.listing import Listing
-from companion.messages import register_package, render
+from companion.messages import Said, register_package
 from companion.state import State
 
 
@@ -43,23 +43,18 @@ DIE = IntRange(1, 6)
 class SetupError(ValueError):
     """A setup (players, options, board) that cannot start a game; the message names the problem.
 
-    One made by :meth:`said` is a catalogue message and so speaks every language.
+    One made from a sentence (:class:`~companion.messages.Said`) speaks every language.
 
-    >>> SetupError.said("option.range", {"option": "x", "min": 1, "max": 9, "shown": "10"}).message("de")
+    >>> SetupError(Said("option.range", {"option": "x", "min": 1, "max": 9, "shown": "10"})).message("de")
     'Die Option x muss eine ganze Zahl von 1 bis 9 sein, nicht 10.'
     """
 
-    def __init__(self, text: str, code: str | None = None, params: Mapping[str, Any] | None = None) -> None:
-        super().__init__(text)
-        self.code = code
-        self.params = dict(params or {})
-
-    @classmethod
-    def said(cls, code: str, params: Mapping[str, Any]) -> SetupError:
-        return cls(render(code, params), code, params)
+    def __init__(self, text: str | Said) -> None:
+        self.said = text if isinstance(text, Said) else None
+        super().__init__(text if isinstance(text, str) else text.text())
 
     def message(self, language: str = "en") -> str:
-        return str(self) if self.code is None else render(self.code, self.params, language)
+        return str(self) if self.said is None else self.said.text(language)
 
 
 class Ruleset(ABC):
@@ -106,7 +101,7 @@ class Ruleset(ABC):
                 continue
             if not (is_whole_number(value) and bounds["min"] <= value <= bounds["max"]):
                 params = {"option": key, "min": bounds["min"], "max": bounds["max"], "shown": shown(value)}
-                raise SetupError.said("option.range_or_null" if nullable else "option.range", params)
+                raise SetupError(Said("option.range_or_null" if nullable else "option.range", params))
 
     @classmethod
     def read_json(cls, filename: str) -> Any:
@@ -137,6 +132,12 @@ class Ruleset(ABC):
         if type(self).legal_actions is Ruleset.legal_actions:
             raise NotImplementedError(f"{self.name} lists its choices in neither list_choices nor legal_actions")
         listing.offer(*self.legal_actions(state))
+
+    def check(self, state: State, action: Any) -> Rejection | None:
+        """Why ``action`` is refused in the unfinished ``state``, or None if it is legal (C6): not among
+        :meth:`legal_actions`, with the reason :meth:`explain` finds."""
+        rejection = diagnose(self.legal_actions(state), action, [p.name for p in state.players])
+        return None if rejection is None else self.explain(state, action, rejection)
 
     @abstractmethod
     def apply(self, state: State, action: Action) -> list[Event]:

@@ -51,7 +51,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from hardware.config import Binding, ButtonAction, ButtonsConfig
-from hardware.texts import Said
+from companion.messages import Said
+from hardware.texts import say
 
 if TYPE_CHECKING:
     from companion.describe import Described
@@ -80,15 +81,15 @@ def on_raspberry_pi(model: Path = Path("/proc/device-tree/model")) -> bool:
 def lgpio_factory(on_pi: bool | None = None) -> Any:
     """The lgpio pin factory, or :class:`GpioUnavailable` saying why not; never another library in its place."""
     if not (on_raspberry_pi() if on_pi is None else on_pi):
-        raise GpioUnavailable(Said("buttons.no_gpio", {"error": "not a Raspberry Pi"}))
+        raise GpioUnavailable(say("buttons.no_gpio", {"error": "not a Raspberry Pi"}))
     try:
         from gpiozero.pins.lgpio import LGPIOFactory
     except ImportError as error:  # lgpio missing: install table-companion[pi]
-        raise GpioUnavailable(Said("buttons.wrong_factory", {"factory": f"none ({error})"})) from error
+        raise GpioUnavailable(say("buttons.wrong_factory", {"factory": f"none ({error})"})) from error
     try:
         return LGPIOFactory()
     except Exception as error:  # no /dev/gpiochip*, no permission
-        raise GpioUnavailable(Said("buttons.failed", {"error": str(error)})) from error
+        raise GpioUnavailable(say("buttons.failed", {"error": str(error)})) from error
 
 
 class FakeClock:
@@ -258,7 +259,7 @@ class ButtonPanel:
             self._off(error.said)
             return
         except Exception as error:  # a pin in use, a bad pin: the screen says so, the game goes on
-            self._off(Said("buttons.failed", {"error": str(error)}))
+            self._off(say("buttons.failed", {"error": str(error)}))
             return
         self._unsubscribe = self.table.subscribe(lambda outcome: self.refresh())
         self.refresh()
@@ -336,7 +337,7 @@ class ButtonPanel:
             event = self._queue(pin, action, held)
         except Exception as error:  # never let a callback die inside gpiozero
             log.exception("button %s (%s) failed", pin, action)
-            event = Pressed(pin, action, held, said=Said("buttons.failed", {"error": str(error)}))
+            event = Pressed(pin, action, held, said=say("buttons.failed", {"error": str(error)}))
         self._tell(event)
 
     def _queue(self, pin: int, action: ButtonAction, held: bool) -> Pressed | Picture:
@@ -356,13 +357,13 @@ class ButtonPanel:
             return Pressed(pin, action, held, table.enqueue(move, source))
         target = picture.target
         if target is None:
-            return Pressed(pin, action, held, said=Said("buttons.nothing"))
+            return Pressed(pin, action, held, said=say("buttons.nothing"))
         if target.confirm is Confirm.ROLL:
             return Pressed(pin, action, held, table.enqueue_roll(secrets.randbelow(6) + 1, source))
         if target.confirm is Confirm.DEAL:
             return Pressed(pin, action, held, table.enqueue_deal(source))
         if target.confirm is Confirm.SCREEN:
-            return Pressed(pin, action, held, said=Said("buttons.needs_screen", {"label": target.described.label}))
+            return Pressed(pin, action, held, said=say("buttons.needs_screen", {"label": target.described.label}))
         return Pressed(pin, action, held, table.enqueue(target.described.action(target.value), source))
 
     def _move(self, step: int) -> Picture:

@@ -62,7 +62,8 @@ from hardware.protocol import (
     Sequence,
     parse,
 )
-from hardware.texts import Said
+from companion.messages import Said
+from hardware.texts import say
 
 log = logging.getLogger(__name__)
 
@@ -111,16 +112,16 @@ class DieStatus:
 
     def said(self) -> Said:
         if self.state is DieState.OFF:
-            return Said("die.off")
+            return say("die.off")
         if self.state is DieState.DISCONNECTED and self.denied:
-            return Said(f"die.denied_{self.denied}", {"port": self.port, "user": _user()})
+            return say(f"die.denied_{self.denied}", {"port": self.port, "user": _user()})
         if self.state is DieState.DISCONNECTED:
-            return Said("die.disconnected" if self.found else "die.not_found", {"port": self.port})
+            return say("die.disconnected" if self.found else "die.not_found", {"port": self.port})
         if self.state is DieState.ROLLING:
-            return Said("die.rolling")
+            return say("die.rolling")
         if self.battery is not None and self.battery <= BATTERY_LOW:
-            return Said("die.battery_low", {"percent": self.battery})
-        return Said("die.connected", {"name": self.name or self.port})
+            return say("die.battery_low", {"percent": self.battery})
+        return say("die.connected", {"name": self.name or self.port})
 
     def text(self, language: str = "en") -> str:
         return self.said().text(language)
@@ -139,7 +140,7 @@ class DieRoll:
     outcome: Future[Any]
 
     def ignored_text(self, language: str = "en") -> str:
-        return Said("die.ignored", {"face": self.face}).text(language)
+        return say("die.ignored", {"face": self.face}).text(language)
 
 
 class Port(Protocol):

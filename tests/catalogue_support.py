@@ -79,11 +79,9 @@ def third_game(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
     shutil.copytree(ROOT / "tests" / "thirdgame", game, ignore=shutil.ignore_patterns("__pycache__"))
     (game / "ruleset.json").write_text(json.dumps({**json.loads((game / "ruleset.json").read_text()),
                                                    "currency": "coins"}))
-    texts = json.loads((game / "messages.json").read_text(encoding="utf-8"))
-    for language, added in (more or {}).items():
-        texts[language] = {**texts.get(language, {}), **added}
-    json_to_po.merge(game, "coingame", "coins", texts)
-    (game / "messages.json").unlink()
+    for po in game.glob("locale/*/LC_MESSAGES/thirdgame.po"):  # the domain is named as the package
+        po.rename(po.with_name("coingame.po"))
+    json_to_po.merge(game, "coingame", "coins", {language: dict(added) for language, added in (more or {}).items()})
     for name in [m for m in sys.modules if m.partition(".")[0] == "coingame"]:  # another test's copy
         del sys.modules[name]
     monkeypatch.syspath_prepend(str(tmp_path))

@@ -16,7 +16,7 @@ import pytest
 from companion import catalogue as cat
 from companion import messages
 from companion.game import Game
-from companion.messages import LANGUAGES, money, number, phrase, render
+from companion.messages import LANGUAGES, Said, money, number, render
 from tests.catalogue_support import (ROOT, catalogue, domains, fields, forms, messages as po_messages, third_game,
                                      untranslated)
 
@@ -154,7 +154,7 @@ def test_card_and_event_space_texts_come_from_the_catalogue():
     events = [space for space in track["spaces"] if space["kind"] == "event"]
     assert events and all("name" not in space and "boerse.space." + space["id"] in english for space in events)
     Game({"ruleset": "boerse", "players": ["Anna", "Béla"]})
-    k15 = phrase("boerse.card.K15", {"company": "Stahl", "amount": 300})
+    k15 = Said("boerse.card.K15", {"company": "Stahl", "amount": 300})
     assert render("boerse.card_drawn", {"player": "Anna", "text": k15}, "de") == (
         "Anna zieht eine Risikokarte: Auslandsaufträge für Stahl: Stahl steigt um 300 DM.")
     assert render("boerse.card_drawn", {"player": "Anna", "text": k15}, "hu") == (
@@ -174,11 +174,10 @@ def test_fallbacks():
     assert messages.has("game_over", "hu") and not messages.has("game_over", "fr")
 
 
-def test_a_message_missing_in_one_language_falls_back_to_english(monkeypatch):
-    monkeypatch.setattr(messages, "_domains", list(messages._domains))
-    monkeypatch.setattr(messages, "_where", {})
-    messages.register({"en": {"t.only_english": "Only {n:money}."}, "de": {}}, currency="Taler")
-    assert render("t.only_english", {"n": 1200}, "de") == "Only 1,200 Taler."  # English text, English number
+def test_a_message_missing_in_one_language_falls_back_to_english(tmp_path, monkeypatch):
+    third_game(tmp_path, monkeypatch, {"en": {"t.only_english": "Only {n:money}."}})
+    messages.register_package("coingame", "coins")
+    assert render("t.only_english", {"n": 1200}, "de") == "Only 1,200 coins."  # English text, English number
     assert not messages.has("t.only_english", "de")
 
 

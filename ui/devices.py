@@ -37,7 +37,7 @@ from kivy.clock import Clock
 
 from companion.actions import Rejection
 from hardware.config import ButtonAction, HardwareConfig
-from hardware.texts import Said, key
+from hardware.texts import key, say
 
 if TYPE_CHECKING:  # the engine's table, pyserial and gpiozero load when a game or a device needs them
     from companion.table import Outcome, Table
@@ -249,12 +249,12 @@ class Devices:
         if self.status is not None:  # the port by its name: a by-id path fills the line
             parts.append(replace(self.status, port=PurePath(self.status.port).name).text(language))
         if self.face is not None:
-            said = Said("die.ignored" if self.face_ignored else "die.face", {"face": self.face})
+            said = say("die.ignored" if self.face_ignored else "die.face", {"face": self.face})
             parts.append(said.text(language))
         if self.panel is not None and self.panel.problem is not None:
             parts.append(self.panel.problem.text(language))
         if self.selected:
-            parts.append(Said("buttons.selected", {"label": self.selected}).text(language))
+            parts.append(say("buttons.selected", {"label": self.selected}).text(language))
         return " · ".join(parts)
 
     def show(self) -> None:

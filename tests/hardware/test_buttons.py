@@ -154,7 +154,7 @@ def test_the_selection_stays_while_the_choices_do_and_goes_back_to_the_usual_one
         clean_press(panel, clock, 6)
         assert panel.picture.choice is not None and panel.picture.choice.choice.type == "set_order"
         clean_press(panel, clock, 5)  # the order by hand (T12) needs the screen: refused, nothing changes
-        assert presses[-1].said is not None and presses[-1].said.key == "buttons.needs_screen"
+        assert presses[-1].said is not None and presses[-1].said.key == "hardware.buttons.needs_screen"
         panel.refresh()  # as the app does after saying the refusal
         assert panel.picture.choice is not None and panel.picture.choice.choice.type == "set_order"
         panel.language = "de"
@@ -220,7 +220,7 @@ def test_with_the_real_cards_confirm_never_draws_a_company_at_random(tmp_path: P
         assert panel.picture.choice is not None and panel.picture.choice.choice.type == "draw"
         clean_press(panel, clock, 5)
         assert presses[-1].outcome is None and presses[-1].said is not None
-        assert presses[-1].said.key == "buttons.needs_screen"
+        assert presses[-1].said.key == "hardware.buttons.needs_screen"
         table.process_pending(timeout=0.1)
         assert table.length == 1 and table.deal_chance() is None  # nothing drawn, by the button or the table
     finally:
@@ -264,5 +264,5 @@ def test_a_pin_already_taken_is_a_sentence() -> None:
     second = ButtonPanel(ButtonsConfig({17: Binding(A.UNDO)}), CountingTable(), pin_factory=factory)
     second.start()
     assert first.problem is None and second.problem is not None
-    assert second.problem.key == "buttons.failed"
+    assert second.problem.key == "hardware.buttons.failed"
     first.close()

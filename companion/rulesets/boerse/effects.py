@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Any, Iterable
 
 from companion.actions import is_whole_number
-from companion.messages import phrase
+from companion.messages import Said
 
 EFFECTS: dict[str, tuple[str, ...]] = {
     "bank_pays": ("amount",),
@@ -103,6 +103,6 @@ def text_of(entry: dict[str, Any], kind: str) -> Any:
     amounts; a group's own track space may give its ``name`` in several languages instead."""
     if "id" in entry:
         params = {k: abs(v) if k == "amount" else v for k, v in entry.items() if k in ("amount", "company", "price")}
-        return phrase(f"boerse.{kind}.{entry['id']}", params)
+        return Said(f"boerse.{kind}.{entry['id']}", params)
     name = entry.get("name")
     return name if isinstance(name, dict) and "en" in name else entry["effect"]

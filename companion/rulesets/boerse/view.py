@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.messages import LANGUAGES, render
+from companion.messages import LANGUAGES
 from companion.rulesets.boerse.effects import text_of
 from companion.rulesets.boerse.prices import Prices
 from companion.rulesets.boerse.setup import FISCUS
@@ -35,7 +35,7 @@ class View(Prices):
         }
         if self.virtual and d["last_card"] is not None:
             text = text_of(self.cards[d["last_card"]], "card")
-            deck["last_card_text"] = {language: render(text["key"], text["params"], language) for language in LANGUAGES}
+            deck["last_card_text"] = {language: text.text(language) for language in LANGUAGES}
         view: dict[str, Any] = {
             "exchange_open": not closed,
             "deck": deck,
