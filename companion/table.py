@@ -283,7 +283,7 @@ class Table:
             self.game = self._read()
         except JournalError as error:
             return self._tell(Outcome(False, rejection=Rejection("journal_failed", {"error": str(error)}), source=source))
-        return self._tell(Outcome(False, rejection=Rejection("changed_elsewhere", {"length": self.length}), source=source))
+        return self._tell(Outcome(False, rejection=Rejection("changed_elsewhere", {"count": self.length}), source=source))
 
     # -- acting (on the owning thread) ------------------------------------------
     def _refusal(self, source: str, action: Action | None = None) -> Outcome | None:

@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 
+from companion.actions import Rejection
 from companion.game import Game
 from companion.journal import Journal, JournalMoved
 from companion.table import SNAPSHOT_EVERY, Table
@@ -201,3 +202,18 @@ def test_four_processes_race_on_one_game(ruleset: str, tmp_path: Path) -> None:
     reopened = Table.open(db)
     assert reopened.state.to_json() == game.state.to_json()
     reopened.close()
+
+
+@pytest.mark.parametrize(
+    ("count", "language", "words"),
+    [
+        (1, "en", "after 1 action."),
+        (2, "en", "after 2 actions."),
+        (1, "de", "nach 1 Aktion."),
+        (5, "de", "nach 5 Aktionen."),
+        (1, "hu", "1 lépés után."),
+    ],
+)
+def test_the_count_of_actions_after_a_change_elsewhere_agrees_with_its_number(count: int, language: str, words: str) -> None:
+    """'after 1 actions' was said: the sentence takes its plural form by the count."""
+    assert Rejection("changed_elsewhere", {"count": count}).message(language).endswith(words)

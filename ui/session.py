@@ -73,7 +73,7 @@ class Session:
     def _on_outcome(self, outcome: Outcome) -> None:
         if outcome.source == FOLLOW and outcome.rejection is not None and outcome.rejection.code == "changed_elsewhere":
             length = self.table.length if self.table is not None else 0
-            self.last = problem("ui.followed", length=length)
+            self.last = problem("ui.followed", count=length)
         else:
             self.last = outcome
         self._changed()
