@@ -41,6 +41,7 @@ PACKAGES = [
 INITRD_MODULES = ["virtio_pci", "virtio_blk", "ext4", "virtio_gpu", "ftdi_sio", "usbserial", "xhci_pci"]
 USER = "pi"
 """The first user, as Raspberry Pi Imager makes it: may sudo without a password."""
+HOST_CAS = Path("/usr/local/share/ca-certificates")
 CLONE = "/srv/companion.git"
 """Where the chroot sees the project as a git repository, for the guide's ``git clone``."""
 PIN = "2468"
@@ -134,8 +135,9 @@ class Builder:
 
     def chroot(self, script: str, user: str = "root") -> None:
         wrapped = script if user == "root" else f"runuser -u {user} -- bash -euo pipefail -c {_quote(script)}"
-        self.sh("chroot", str(self.root), "/usr/bin/env", "-i", "PATH=/usr/sbin:/usr/bin:/sbin:/bin",
-                "HOME=/root", "LANG=C.UTF-8", "/bin/bash", "-euo", "pipefail", "-c", wrapped)
+        self.sh("unshare", "--uts", "--", "chroot", str(self.root), "/usr/bin/env", "-i",
+                "PATH=/usr/sbin:/usr/bin:/sbin:/bin", "HOME=/root", "LANG=C.UTF-8", "/bin/bash", "-euo", "pipefail",
+                "-c", f"hostname table\n{wrapped}")
 
     def mount(self, source: str, target: str, *options: str) -> None:
         path = self.root / target.lstrip("/")
@@ -148,10 +150,23 @@ class Builder:
             subprocess.run(["umount", "-l", str(path)], stdout=self.log, stderr=subprocess.STDOUT)
         self.mounts.clear()
 
-    def build(self) -> None:
-        kernel = KERNELS[self.arch]
+    def bootstrap(self) -> None:
+        """Debian's minimal system with the kernel and PACKAGES, from a tar of an earlier build if there is one."""
+        base_key = hashlib.sha256(f"{self.arch} {SUITE} {MIRROR} {KERNELS[self.arch]} {PACKAGES}".encode()).hexdigest()
+        base = cache_root() / f"base-{self.arch}-{base_key[:16]}.tar"
+        self.root.mkdir()
+        if base.exists():
+            self.sh("tar", "-C", str(self.root), "--numeric-owner", "--xattrs", "-xpf", str(base))
+            return
         self.sh("debootstrap", "--variant=minbase", f"--arch={self.arch}",
-                "--include=" + ",".join([kernel, *PACKAGES]), SUITE, str(self.root), MIRROR)
+                "--include=" + ",".join([KERNELS[self.arch], *PACKAGES]), SUITE, str(self.root), MIRROR)
+        for old in cache_root().glob(f"base-{self.arch}-*.tar*"):
+            old.unlink()
+        self.sh("tar", "-C", str(self.root), "--numeric-owner", "--xattrs", "-cpf", f"{base}.part", ".")
+        Path(f"{base}.part").rename(base)
+
+    def build(self) -> None:
+        self.bootstrap()
         try:
             self.prepare()
             self.follow_guide()
@@ -177,6 +192,10 @@ class Builder:
             f"deb {MIRROR} {SUITE} main\ndeb {MIRROR} {SUITE}-updates main\n"
             f"deb http://deb.debian.org/debian-security {SUITE}-security main\n")
         (self.root / "etc/initramfs-tools/modules").write_text("\n".join(INITRD_MODULES) + "\n")
+        # the host's own certificate authorities (a network that inspects TLS), for apt, git and pip; taken out at the end
+        for ca in HOST_CAS.glob("*.crt"):
+            shutil.copy(ca, self.root / "usr/local/share/ca-certificates" / f"systest-{ca.name}")
+        self.chroot("update-ca-certificates >/dev/null")
         self.chroot(f"useradd --create-home --shell /bin/bash --groups sudo {USER} && passwd -d root"
                     f" && echo '{USER} ALL=(ALL) NOPASSWD: ALL' > /etc/sudoers.d/010_{USER}-nopasswd"
                     " && chmod 0440 /etc/sudoers.d/*")
@@ -222,6 +241,9 @@ class Builder:
         shutil.copy(sorted(boot.glob("vmlinuz-*"))[-1], self.folder / "vmlinuz")
         shutil.copy(sorted(boot.glob("initrd.img-*"))[-1], self.folder / "initrd.img")
         shutil.rmtree(self.root / CLONE.lstrip("/"))
+        for ca in (self.root / "usr/local/share/ca-certificates").glob("systest-*"):
+            ca.unlink()
+        self.chroot("update-ca-certificates --fresh >/dev/null")
         (self.root / "etc/resolv.conf").write_text("")
 
 
@@ -246,9 +268,11 @@ def ensure_image(arch: str = "amd64", say: object = print) -> tuple[Image, float
         builder.build()
     except BaseException:
         builder.unmount_all()
-        raise
-    finally:
         builder.log.close()
+        shutil.copy(work / "build.log", cache_root() / f"{key}.failed.log")
+        shutil.rmtree(work, ignore_errors=True)
+        raise RuntimeError(f"the {arch} image could not be built; its log: {cache_root() / f'{key}.failed.log'}")
+    builder.log.close()
     if folder.exists():
         shutil.rmtree(folder)
     work.rename(folder)
