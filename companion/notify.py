@@ -3,8 +3,8 @@
 A service of ``Type=notify`` gets the address of a datagram socket in
 ``$NOTIFY_SOCKET`` (a path, or ``@name`` in the abstract namespace) and sends
 it newline-separated ``KEY=VALUE`` lines: ``READY=1`` once the first frame
-is on the screen, ``WATCHDOG=1`` at least every half of ``$WATCHDOG_USEC``
-while the UI thread's clock runs, ``STOPPING=1`` on the way out. Without
+is on the screen, ``WATCHDOG=1`` every quarter of ``$WATCHDOG_USEC`` (never
+further apart than half of it, as systemd asks) while the UI thread's clock runs, ``STOPPING=1`` on the way out. Without
 ``$NOTIFY_SOCKET`` (a laptop, a test) every call does nothing and returns
 False. The protocol is one ``sendto`` of stdlib's :mod:`socket`, so this
 needs no library on the Pi (``systemd-python`` and ``cysystemd`` are built
@@ -20,7 +20,7 @@ How the touchscreen app uses it (``systemd/companion.service`` has
 >>> ready(environ={})
 False
 >>> Watchdog.from_environment({"WATCHDOG_USEC": "20000000"}).interval
-10.0
+5.0
 >>> Watchdog.from_environment({}).ping()
 False
 """
@@ -108,17 +108,18 @@ class Watchdog:
     ``$WATCHDOG_USEC`` is the timeout and ``$WATCHDOG_PID``, when set, the
     process meant to ping (a child of the service does not). Call
     :meth:`ping` as often as you like from the UI thread's clock; it sends
-    only when half the timeout has passed since the last ping, as systemd
-    asks. If the UI thread freezes, the pings stop and systemd restarts the
-    service.
+    when a quarter of the timeout has passed since the last ping, so that a
+    clock event late by up to another quarter still pings within half the
+    timeout, as systemd asks. If the UI thread freezes, the pings stop and
+    systemd restarts the service.
 
     >>> now = [100.0]
     >>> dog = Watchdog(timeout=4.0, clock=lambda: now[0], environ={})
     >>> dog.enabled, dog.interval, dog.due()
-    (True, 2.0, True)
+    (True, 1.0, True)
     >>> dog.mark(); dog.due()
     False
-    >>> now[0] += 2.0; dog.due()
+    >>> now[0] += 1.0; dog.due()
     True
     """
 
@@ -159,8 +160,8 @@ class Watchdog:
 
     @property
     def interval(self) -> float | None:
-        """Seconds between two pings: half the timeout; None when there is no watchdog."""
-        return None if self.timeout is None else self.timeout / 2
+        """Seconds between two pings: a quarter of the timeout; None when there is no watchdog."""
+        return None if self.timeout is None else self.timeout / 4
 
     def due(self) -> bool:
         """Whether a ping should go now."""

@@ -5,7 +5,7 @@
 #   sudo systemd/install.sh              install, then (re)start the kiosk
 #   sudo systemd/install.sh --no-start   install; the kiosk starts at the next boot
 #   systemd/install.sh --dry-run         print what it would do, change nothing (no root needed)
-#   systemd/install.sh --render-units DIR [--prefix P]
+#   systemd/install.sh --render-units DIR [--prefix P] [--cage]
 #                                        only write the unit files for prefix P into DIR
 #
 # Options: --prefix DIR (where the code goes, default /opt/companion), --cage (also install the
@@ -74,9 +74,18 @@ write_file() {
   fi
 }
 
-# A unit file with the code's folder put in place of /opt/companion.
+# The kiosk is already set up for cage (/etc/default/companion): a run after an update keeps it.
+if [ "$cage" = 0 ] && [ -z "$render_dir" ] && grep -qs '^COMPANION_DISPLAY=cage' /etc/default/companion; then
+  cage=kept
+fi
+
+# A unit file with the code's folder put in place of /opt/companion. Under cage, libseat's noop
+# backend opens the input devices read-write, so the touchscreen needs char-input rw there.
 render_unit() {
-  sed "s|/opt/companion|$prefix|g" "$source_dir/systemd/$1"
+  local input=r
+  [ "$cage" != 0 ] && input=rw
+  sed -e "s|/opt/companion|$prefix|g" -e "s|^DeviceAllow=char-input r\$|DeviceAllow=char-input $input|" \
+    "$source_dir/systemd/$1"
 }
 
 if [ -n "$render_dir" ]; then
@@ -103,10 +112,11 @@ case "$(uname -m)" in
      [ "$dry_run" = 1 ] || exit 1 ;;
 esac
 
-# 1. System packages: the Mesa GL/EGL/GBM libraries SDL2's KMSDRM driver draws with, libmtdev for
+# 1. System packages: the Mesa GL/EGL/GBM libraries SDL2's KMSDRM driver draws with (the aarch64
+#    Kivy wheel is built for desktop GL and loads libGL.so.1 through EGL: libgl1), libmtdev for
 #    the touchscreen, venv for ./run. SDL2 and Kivy themselves come as the Kivy wheel (pip).
-packages=(python3-venv libegl1 libgles2 libgbm1 libgl1-mesa-dri libdrm2 libmtdev1)
-[ "$cage" = 1 ] && packages+=(cage xwayland)
+packages=(python3-venv libegl1 libgl1 libgles2 libgbm1 libgl1-mesa-dri libdrm2 libmtdev1)
+[ "$cage" != 0 ] && packages+=(cage xwayland)
 missing=()
 for package in "${packages[@]}"; do
   dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package")

@@ -166,6 +166,10 @@ def in_read_only_folder(folder: Path, *args: str) -> subprocess.CompletedProcess
         return subprocess.run(command, capture_output=True, text=True, env=env, timeout=120)
     if shutil.which("unshare") is None:
         pytest.skip("as root, a read-only folder needs unshare and a read-only bind mount")
+    probe = subprocess.run(["unshare", "-m", "true"], capture_output=True, text=True, timeout=30)
+    if probe.returncode != 0:  # e.g. root in a chroot or a container without CAP_SYS_ADMIN
+        reason = probe.stderr.strip().splitlines()[-1:] or [f"exit status {probe.returncode}"]
+        pytest.skip(f"as root, a read-only folder needs a mount namespace, and unshare -m is refused here: {reason[0]}")
     script = textwrap.dedent(
         """
         mount --bind "$0" "$0" && mount -o remount,bind,ro "$0" || exit 99
@@ -249,3 +253,15 @@ os._exit(0)
     assert table.submit(actions[2]).rejection.code == "journal_damaged"
     table.close()
     assert (db.read_bytes(), wal.read_bytes()) == before
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="only root makes a read-only folder with unshare")
+def test_a_refused_unshare_skips_instead_of_failing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where ``unshare -m`` is refused (root in a chroot), the read-only tests skip, saying why."""
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    (bin_dir / "unshare").write_text("#!/bin/sh\necho 'unshare: unshare failed: Operation not permitted' >&2\nexit 1\n")
+    (bin_dir / "unshare").chmod(0o755)
+    monkeypatch.setenv("PATH", f"{bin_dir}:{os.environ['PATH']}")
+    with pytest.raises(pytest.skip.Exception, match="unshare -m is refused here: .*Operation not permitted"):
+        in_read_only_folder(tmp_path, "games")

@@ -81,18 +81,18 @@ def test_abstract_namespace(abstract_listener: tuple[socket.socket, str]) -> Non
 
 
 def test_watchdog_pings_when_due(listener: tuple[socket.socket, str]) -> None:
-    """Called on every clock tick, it sends only every half timeout (systemd's advice)."""
+    """Called on every clock tick, it sends every quarter timeout: a late tick still pings within half (systemd's advice)."""
     sock, address = listener
     now = [0.0]
     env = {"NOTIFY_SOCKET": address, "WATCHDOG_USEC": "10000000", "WATCHDOG_PID": str(os.getpid())}
     dog = notify.Watchdog.from_environment(env, clock=lambda: now[0])
-    assert dog.enabled and dog.interval == 5.0
+    assert dog.enabled and dog.interval == 2.5
     sent = []
     for _ in range(600):  # 20 s of ticks at 30 per second
         sent.append(dog.ping())
         now[0] += 1 / 30
-    assert sent.count(True) == 4  # at 0, 5, 10 and 15 s
-    for _ in range(4):
+    assert sent.count(True) == 8  # at 0, 2.5, 5, … and 17.5 s
+    for _ in range(8):
         assert received(sock) == ["WATCHDOG=1"]
     assert nothing_waiting(sock)
 

@@ -238,3 +238,42 @@ def test_install_dry_run_says_every_step_and_changes_nothing(tmp_path: Path) -> 
 def test_install_refuses_a_relative_prefix() -> None:
     done = subprocess.run(["bash", str(INSTALL), "--dry-run", "--prefix", "opt"], capture_output=True, text=True, timeout=30)
     assert done.returncode == 2 and "absolute" in done.stderr
+
+
+def test_install_brings_every_library_the_window_loads(tmp_path: Path) -> None:
+    """On a bare system (no package installed) the dry run installs Mesa's GL too: the aarch64 Kivy
+    wheel loads libGL.so.1 through EGL, and Raspberry Pi OS Lite has no libgl1 (issue 12)."""
+    bare = tmp_path / "bin"
+    bare.mkdir()
+    (bare / "dpkg").write_text("#!/bin/sh\nexit 1\n")  # `dpkg -s PACKAGE`: not installed
+    (bare / "dpkg").chmod(0o755)
+    done = subprocess.run(
+        ["bash", str(INSTALL), "--dry-run", "--no-start", "--prefix", str(tmp_path / "opt")],
+        capture_output=True, text=True, timeout=60, env={**os.environ, "PATH": f"{bare}:{os.environ['PATH']}"},
+    )
+    assert done.returncode == 0, done.stderr
+    line = next(line for line in done.stdout.splitlines() if "apt-get install" in line)
+    assert {"libgl1", "libegl1", "libgles2", "libgbm1", "libgl1-mesa-dri", "libmtdev1"} <= set(line.split())
+
+
+def test_the_test_command_installs_what_the_tests_need() -> None:
+    """``./run test`` alone (the README's command, as CI runs it) installs the appliance's checkers too."""
+    script = (ROOT / "run").read_text()
+    branch = script[script.index("\n  test)"):script.index(";;", script.index("\n  test)"))]
+    installed = {word for line in branch.splitlines() if "apt_install" in line for word in line.split()}
+    assert {"xvfb", "shellcheck", "systemd"} <= installed
+
+
+def rendered_device_allow(folder: Path, *options: str) -> list[str]:
+    subprocess.run(["bash", str(INSTALL), "--render-units", str(folder), "--prefix", str(ROOT), *options], check=True, timeout=60)
+    return [line.split("=", 1)[1] for line in (folder / "companion.service").read_text().splitlines()
+            if line.startswith("DeviceAllow=")]
+
+
+def test_the_touchscreen_is_read_write_only_under_cage(tmp_path: Path) -> None:
+    """libseat's noop backend (cage) opens input devices read-write; the app on KMS/DRM only reads them."""
+    kmsdrm = rendered_device_allow(tmp_path / "kmsdrm")
+    cage = rendered_device_allow(tmp_path / "cage", "--cage")
+    assert "char-input r" in kmsdrm and "char-input rw" not in kmsdrm
+    assert "char-input rw" in cage and "char-input r" not in cage
+    assert [a for a in kmsdrm if not a.startswith("char-input")] == [a for a in cage if not a.startswith("char-input")]

@@ -3,10 +3,10 @@
 :class:`ServiceNotifier` uses :mod:`companion.notify`. ``READY=1`` goes
 once the window has flipped its first frame onto the screen (Kivy's
 ``on_flip``, then the next tick), not when the process merely started. The watchdog is pinged
-from an event of the UI thread's clock, checked every quarter of
-``$WATCHDOG_USEC`` and sent when half of it has passed, from the first
-frame on: if the UI thread
-freezes, the pings stop and systemd restarts the service. Without
+from an event of the UI thread's clock, checked every eighth of ``$WATCHDOG_USEC`` and sent
+when a quarter of it has passed, from the first frame on: two pings are at most about three
+eighths of it apart, within the half systemd asks for. If the UI thread freezes, the pings
+stop and systemd restarts the service. Without
 ``$NOTIFY_SOCKET`` nothing is sent and nothing fails.
 """
 
