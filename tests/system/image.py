@@ -160,6 +160,8 @@ class Builder:
             return
         self.sh("debootstrap", "--variant=minbase", f"--arch={self.arch}",
                 "--include=" + ",".join([KERNELS[self.arch], *PACKAGES]), SUITE, str(self.root), MIRROR)
+        for deb in (self.root / "var/cache/apt/archives").glob("*.deb"):
+            deb.unlink()
         for old in cache_root().glob(f"base-{self.arch}-*.tar*"):
             old.unlink()
         self.sh("tar", "-C", str(self.root), "--numeric-owner", "--xattrs", "-cpf", f"{base}.part", ".")
