@@ -62,3 +62,11 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
                 report.sections.append(("screen", f"the screen at the failure: {shot}"))
         except (OSError, MachineError) as error:
             report.sections.append(("screen", f"no screendump: {error}"))
+
+
+@pytest.fixture(autouse=True)
+def timed(request: pytest.FixtureRequest, appliance: Appliance) -> Iterator[None]:
+    """Each step's time, written down with the others."""
+    started = time.monotonic()
+    yield
+    appliance.note(f"step {request.node.name.removeprefix('test_')}", time.monotonic() - started)

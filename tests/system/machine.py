@@ -28,9 +28,6 @@ from typing import Any
 
 from tests.system.image import Image
 
-SCREEN_WIDTH = 1024
-SCREEN_HEIGHT = 768
-"""virtio-gpu's default mode, the screen the kiosk fills."""
 MEMORY_MB = 2048
 
 
@@ -206,6 +203,8 @@ class Machine:
         self.die_fd: int | None = None
         self.started = 0.0
         self.shots = 0
+        self.screen = (0, 0)
+        """The display's size in pixels, as the last screendump had it (virtio-gpu's own mode: 1280×800)."""
 
     def create_disk(self) -> None:
         subprocess.run(["qemu-img", "create", "-q", "-f", "qcow2", "-F", "raw", "-b", str(self.image.disk),
@@ -260,12 +259,16 @@ class Machine:
         path = self.folder / "screens" / f"{self.shots:02d}-{name}.png"
         path.parent.mkdir(exist_ok=True)
         self.qmp.execute("screendump", filename=str(path), format="png")
+        self.screen = struct.unpack(">II", path.read_bytes()[16:24])
         return path
 
     def tap(self, x: int, y: int) -> None:
         """A tap at screen pixel (x, y): the tablet moves there, then the button goes down and up."""
         assert self.qmp is not None
-        ax, ay = round(x * 32767 / (SCREEN_WIDTH - 1)), round(y * 32767 / (SCREEN_HEIGHT - 1))
+        if self.screen == (0, 0):
+            self.screendump("before-tap")
+        width, height = self.screen
+        ax, ay = round(x * 32767 / (width - 1)), round(y * 32767 / (height - 1))
         move = [{"type": "abs", "data": {"axis": "x", "value": ax}}, {"type": "abs", "data": {"axis": "y", "value": ay}}]
         self.qmp.execute("input-send-event", events=move)
         time.sleep(0.3)
@@ -368,3 +371,11 @@ def distinct_colours(path: Path) -> int:
     width, height, pixels = png_pixels(path)
     step = max(1, (width * height) // 20000)
     return len({pixels[i * 3:i * 3 + 3] for i in range(0, width * height, step)})
+
+
+
+def region(path: Path, box: tuple[int, int, int, int]) -> bytes:
+    """The RGB bytes of a rectangle (left, top, right, bottom) of a screendump."""
+    width, _height, pixels = png_pixels(path)
+    left, top, right, bottom = box
+    return b"".join(pixels[(row * width + left) * 3:(row * width + right) * 3] for row in range(top, bottom))
