@@ -383,7 +383,10 @@ def cmd_app(args: argparse.Namespace) -> int:
         size = None if args.size is None else launch.parse_size(args.size)
     except ValueError as error:
         raise UsageError(str(error)) from None
-    return launch.run(args.db, kiosk=args.kiosk, size=size)
+    try:
+        return launch.run(args.db, kiosk=args.kiosk, size=size)
+    except launch.NoDisplay as error:
+        raise UsageError(str(error)) from None
 
 
 def cmd_new(args: argparse.Namespace) -> int:

@@ -35,7 +35,10 @@ True
 
 from __future__ import annotations
 
+import errno
 import logging
+import os
+import pwd
 import threading
 import time
 from collections.abc import Callable
@@ -102,10 +105,15 @@ class DieStatus:
     """Why it is disconnected (pyserial's words), for the log and the settings screen."""
     found: bool = False
     """Whether the port was ever opened since start: 'not found' and 'disconnected' read differently."""
+    denied: str = ""
+    """Why the port may not be opened: ``"access"`` (the file's permissions: the dialout group) or
+    ``"blocked"`` (the service's device or network policy); empty when it is not a permission problem."""
 
     def said(self) -> Said:
         if self.state is DieState.OFF:
             return Said("die.off")
+        if self.state is DieState.DISCONNECTED and self.denied:
+            return Said(f"die.denied_{self.denied}", {"port": self.port, "user": _user()})
         if self.state is DieState.DISCONNECTED:
             return Said("die.disconnected" if self.found else "die.not_found", {"port": self.port})
         if self.state is DieState.ROLLING:
@@ -148,6 +156,36 @@ class Port(Protocol):
 DieEvent = DieStatus | DieRoll
 Listener = Callable[[DieEvent], None]
 Opener = Callable[[str, int], Port]
+
+
+def denial(error: BaseException) -> str:
+    """Whether opening failed for want of permission: ``"access"`` (EACCES: the device file's group),
+    ``"blocked"`` (EPERM: the service's device list or address filter), or ``""``.
+
+    pyserial wraps the OSError; its errno, or the wrapped one's, says which.
+
+    >>> denial(serial.SerialException(13, "could not open port /dev/ttyUSB0: [Errno 13] Permission denied"))
+    'access'
+    >>> denial(PermissionError(1, "Operation not permitted")), denial(FileNotFoundError(2, "gone"))
+    ('blocked', '')
+    """
+    seen: BaseException | None = error
+    while seen is not None:
+        number = getattr(seen, "errno", None)
+        if number == errno.EACCES:
+            return "access"
+        if number == errno.EPERM:
+            return "blocked"
+        seen = seen.__cause__ or seen.__context__
+    return ""
+
+
+def _user() -> str:
+    """The name of the user the app runs as (the one to put in the dialout group)."""
+    try:
+        return pwd.getpwuid(os.geteuid()).pw_name
+    except KeyError:
+        return str(os.geteuid())
 
 
 def find_port(config: DieConfig) -> str:
@@ -289,7 +327,11 @@ class SerialDie:
 
     def _lost(self, error: BaseException) -> None:
         if self._status.state is not DieState.DISCONNECTED or self._status.problem != str(error):
-            self._set(replace(self._status, state=DieState.DISCONNECTED, problem=str(error), battery=None))
+            denied = denial(error)
+            if denied:
+                log.warning("the die's port %s may not be opened: %s", self._status.port, error)
+            self._set(replace(self._status, state=DieState.DISCONNECTED, problem=str(error), battery=None,
+                              denied=denied))
 
     def feed(self, data: bytes) -> None:
         """Handle bytes as read from the port (the thread calls this; tests may too)."""

@@ -277,3 +277,20 @@ def test_the_touchscreen_is_read_write_only_under_cage(tmp_path: Path) -> None:
     assert "char-input r" in kmsdrm and "char-input rw" not in kmsdrm
     assert "char-input rw" in cage and "char-input r" not in cage
     assert [a for a in kmsdrm if not a.startswith("char-input")] == [a for a in cage if not a.startswith("char-input")]
+
+
+def test_a_die_on_bluetooth_or_tcp_is_reachable_and_only_nearby() -> None:
+    """docs/die-protocol.md's Bluetooth-serial (/dev/rfcomm*) and TCP dice work under the unit; TCP only
+    reaches this machine and the local network (issue 12)."""
+    import ipaddress
+
+    unit = "companion.service"
+    assert {"char-rfcomm"} <= {v.split()[0] for v in values(unit, "DeviceAllow")}
+    assert values(unit, "PrivateNetwork") in ([], ["no"])
+    assert {"AF_INET", "AF_INET6"} <= set(one(unit, "RestrictAddressFamilies").split())
+    assert one(unit, "IPAddressDeny") == "any"
+    for entry in one(unit, "IPAddressAllow").split():
+        if entry in ("localhost", "link-local"):
+            continue
+        network = ipaddress.ip_network(entry)
+        assert network.is_private and not network.is_global, entry

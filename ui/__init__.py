@@ -17,3 +17,6 @@ os.environ.setdefault("KIVY_LOG_MODE", "MIXED")
 # A clock whose frame sleep a "free" trigger cuts short: an input (a tap, the die's roll) is drawn at once,
 # not after the rest of the frame; everything else keeps the 60 Hz rhythm.
 os.environ.setdefault("KIVY_CLOCK", "free_all")
+# SDL must not turn SIGTERM and SIGINT into a window-close request (which the kiosk refuses): the app
+# leaves on them itself (ui/signals.py).
+os.environ["SDL_NO_SIGNAL_HANDLERS"] = "1"

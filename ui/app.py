@@ -21,7 +21,7 @@ from kivy.properties import BooleanProperty, NumericProperty, ObjectProperty, St
 from kivy.uix.screenmanager import NoTransition, ScreenManager
 
 from companion import messages
-from ui import errors, measure, texts, theme
+from ui import display, errors, measure, texts, theme
 from ui.session import Session
 from ui.settings import Display, Settings
 
@@ -106,6 +106,7 @@ class CompanionApp(App):
         self.startup_problem = settings_problem
         self._redraws: list[Callable[[], None]] = []
         self._finished = False
+        self._stopped = False
         """Whether the game shown was over at the last change (the end screen comes once, when it ends)."""
         self.use_kivy_settings = False
         # -- the hardware and systemd (ui/devices.py, ui/service.py) --
@@ -128,8 +129,7 @@ class CompanionApp(App):
         self.manager = Screens(transition=NoTransition())
         self.manager.get_screen("start")  # the other screens are made when first shown
         self.manager.bind(current=self._screen_changed)
-        if self.kiosk or self.settings.display == Display.FULLSCREEN:
-            Window.fullscreen = "auto"
+        display.fit(Window, full=self.kiosk or self.settings.display == Display.FULLSCREEN)
         if self.kiosk:
             Window.show_cursor = False
         Window.bind(on_request_close=self._refuse_close, on_keyboard=self._refuse_escape)
@@ -302,8 +302,16 @@ class CompanionApp(App):
 
     def leave(self) -> None:
         """Stop the app (in kiosk mode only after the banker PIN, see the settings dialog)."""
-        self.devices.stop()
+        self.stop()
+
+    def on_stop(self) -> None:
+        """However the app ends (left with the PIN, a stop signal, the window closed where that is allowed):
+        ``STOPPING=1`` first, then the die and the buttons stopped, what they queued applied, the journal closed."""
+        if self._stopped:
+            return  # Kivy calls it again once the loop has ended
+        self._stopped = True
         if self.service is not None:
             self.service.stop()
+        self.devices.stop()
+        self.session.tick()
         self.session.close()
-        self.stop()

@@ -40,13 +40,48 @@ def configure(size: tuple[int, int] | None = None, *, kiosk: bool = False) -> No
         Config.set("graphics", "width", str(size[0]))
         Config.set("graphics", "height", str(size[1]))
     if kiosk:
-        Config.set("graphics", "fullscreen", "auto")
         Config.set("graphics", "show_cursor", "0")
+        if os.environ.get("SDL_VIDEODRIVER", "").lower() == "kmsdrm":
+            Config.set("graphics", "fullscreen", "auto")  # a KMS/DRM window is the whole display anyway
+        else:
+            # Borderless in the corner, then the display's size (ui.display.fit): a window made
+            # fullscreen at once stays 800×600 and centred on an X server without a window manager.
+            Config.set("graphics", "fullscreen", "0")
+            Config.set("graphics", "borderless", "1")
+            Config.set("graphics", "position", "custom")
+            Config.set("graphics", "left", "0")
+            Config.set("graphics", "top", "0")
+
+
+class NoDisplay(Exception):
+    """No window can be shown here: the message is one sentence saying why."""
 
 
 def run(db: str | os.PathLike[str] | None = None, *, kiosk: bool = False, size: tuple[int, int] | None = None) -> int:
-    """Run the app until it is left; returns the exit status."""
+    """Run the app until it is left; returns the exit status. Raises :class:`NoDisplay` where there is no screen."""
+    from ui import display
+
+    problem = display.missing()
+    if problem is not None:
+        raise NoDisplay(problem)
     configure(size, kiosk=kiosk)
+    from kivy.app import App
+    from kivy.logger import Logger
+
+    from ui import signals
+
+    def leave(name: str) -> None:
+        Logger.warning("App: %s: leaving", name)
+        app = App.get_running_app()
+        if app is not None:
+            app.stop()
+
+    signals.install(leave)  # before SDL starts: a stop signal is never a window-close request
+    from kivy.core.window import Window
+
+    problem = display.unusable(Window)
+    if problem is not None:
+        raise NoDisplay(problem)
     from ui.app import CompanionApp
 
     CompanionApp(None if db is None else Path(db), kiosk=kiosk).run()

@@ -73,6 +73,24 @@ def scenes() -> dict[str, Callable[[Any], None]]:
         start(app)
         SettingsView().open()
 
+    def settings_die(app: Any) -> None:  # the die's port: the ports found, by-id links first, or typed
+        from hardware.config import DieConfig, HardwareConfig
+        from ui.screens.hardware import HardwareSettings
+
+        settings(app)
+        app.settings.set_hardware(HardwareConfig(die=DieConfig(port="/dev/ttyAMA0")))
+        HardwareSettings(lambda: None).choose_die(ports=[  # a table's Pi with a USB die in
+            "/dev/serial/by-id/usb-Raspberry_Pi_Pico_E6614C311B4A5C2B-if00", "/dev/ttyAMA0", "/dev/ttyS0"])
+
+    def settings_die_path(app: Any) -> None:
+        from ui.screens.hardware import HardwareSettings
+
+        settings(app)
+        HardwareSettings(lambda: None).type_die_port(None)
+        from kivy.core.window import Window
+
+        Window.children[0].typed = "socket://192.168.1.20:7000"
+
     def new_tozsde(app: Any) -> None:
         app.manager.current = "new"
         app.manager.get_screen("new").pick_ruleset("tozsde")
@@ -179,7 +197,8 @@ def scenes() -> dict[str, Callable[[Any], None]]:
         return show
 
     return {
-        "start": start, "settings": settings, "new-tozsde": new_tozsde, "new-boerse": new_boerse,
+        "start": start, "settings": settings, "settings-die": settings_die, "settings-die-path": settings_die_path,
+        "new-tozsde": new_tozsde, "new-boerse": new_boerse,
         "new-boerse-options": new_options, "names": names,
         "table-tozsde": table_tozsde, "table-tozsde-six": table_tozsde_six, "table-tozsde-order": table_tozsde_order,
         "table-tozsde-casino": table_tozsde_casino, "table-tozsde-debt": table_tozsde_debt, "pin": pin,

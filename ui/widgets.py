@@ -271,6 +271,46 @@ def name_pad(title: str, name: str, presets: Sequence[str], done: Callable[[str]
     return pad
 
 
+def path_pad(title: str, path: str, presets: Sequence[str], done: Callable[[str], str | None]) -> Pad:
+    """The name pad's keys for a device path or URL: small letters, digits and ``/ . - _ :``; a preset
+    (the start of a path) is put in the line, not taken."""
+    pad = PathPad(title=title, columns=11)
+    pad.presets = list(presets)[:4]
+    pad.keys = [*"abcdefghijklmnopqrstuvwxyz0123456789/.-_:", "⌫"]
+    pad.typed = path
+    pad.on_done = done
+    pad.open()
+    return pad
+
+
+class PathPad(Pad):
+    """A path is long: up to :data:`PATH_LENGTH` characters, its end shown when it does not fit."""
+
+    def pick(self, name: str) -> None:
+        self.typed = name
+
+    def on_typed(self, *_: Any) -> None:
+        self.shown = self.typed if len(self.typed) <= PATH_SHOWN else "…" + self.typed[-(PATH_SHOWN - 1):]
+
+    def press(self, key: str) -> None:
+        self.problem = ""
+        if key == "⌫":
+            self.typed = self.typed[:-1]
+        elif len(self.typed) < PATH_LENGTH:
+            self.typed += key
+
+    def confirm(self) -> None:
+        typed = self.typed
+        super().confirm()
+        if self.problem:
+            self.typed = typed  # a path is long: mend it, do not type it again
+
+
+PATH_LENGTH = 200
+PATH_SHOWN = 28
+"""How many characters of a typed path the pad's line shows (its end)."""
+
+
 class NamePad(Pad):
     """The name pad: a capital first, then small letters."""
 

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import os
+import pwd
 import random
 import re
+import time
 from pathlib import Path
 from typing import Any
 
@@ -299,3 +302,61 @@ def test_a_megabyte_of_garbage_gives_no_roll_and_no_crash(pty: PtyDie) -> None:
         assert die.running  # the reading thread never died
     finally:
         die.stop()
+
+
+# -- a port the app may not open (issue 12) ------------------------------------------------
+def refused(number: int) -> Any:
+    def open_port(url: str, _baudrate: int) -> Any:
+        # as pyserial raises it: the OSError's errno on a SerialException
+        raise serial.SerialException(number, f"could not open port {url}: [Errno {number}] Permission denied: {url!r}")
+
+    return open_port
+
+
+@pytest.mark.parametrize(("number", "denied", "words"), [(13, "access", "dialout"), (1, "blocked", "not allowed")])
+def test_a_port_the_app_may_not_open_is_a_permission_problem_not_a_missing_die(
+        number: int, denied: str, words: str) -> None:
+    die = SerialDie(DieConfig(port="/dev/ttyUSB0", retry_seconds=0.1), RecordingSink(), open_port=refused(number))
+    events: list[DieEvent] = []
+    die.subscribe(events.append)
+    die.start()
+    try:
+        assert die.wait_for(DieState.DISCONNECTED, WAIT)
+        deadline = WAIT
+        while not die.status.denied and deadline > 0:
+            die.wait_for(DieState.CONNECTED, 0.05)
+            deadline -= 0.05
+    finally:
+        die.stop()
+    status = next(e for e in events if isinstance(e, DieStatus) and e.state is DieState.DISCONNECTED and e.denied)
+    assert status.denied == denied
+    for language in ("en", "de", "hu"):
+        text = status.text(language)
+        assert "/dev/ttyUSB0" in text and "{" not in text, text
+    assert words in status.text("en") and "No die found" not in status.text("en")
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="needs root to become another user")
+def test_a_pty_made_by_another_user_reads_as_a_permission_problem(pty: PtyDie) -> None:
+    """The real thing: the die's reader as user nobody, on a pseudo-terminal root made (mode 0620 root:tty)."""
+    nobody = pwd.getpwnam("nobody")
+    read, write = os.pipe()
+    child = os.fork()
+    if child == 0:  # pragma: no cover (the child reports through the pipe)
+        try:
+            os.setgroups([])
+            os.setgid(nobody.pw_gid)
+            os.setuid(nobody.pw_uid)
+            die = SerialDie(DieConfig(port=str(Path(pty.path).resolve()), retry_seconds=0.1), RecordingSink())
+            die.start()
+            die.wait_for(DieState.DISCONNECTED, WAIT)
+            time.sleep(0.3)
+            status = die.status
+            os.write(write, f"{status.denied}\n{status.text('en')}".encode())
+        finally:
+            os._exit(0)
+    os.close(write)
+    with os.fdopen(read) as pipe:
+        denied, text = (pipe.read().splitlines() + ["", ""])[:2]
+    os.waitpid(child, 0)
+    assert denied == "access" and "dialout" in text and "nobody" in text, text

@@ -14,6 +14,7 @@ import os
 import shutil
 import subprocess
 import time
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Iterator
 
@@ -28,20 +29,17 @@ def _no_display(reason: str) -> None:
     pytest.skip(reason)
 
 
-@pytest.fixture(scope="session")
-def display() -> Iterator[str]:
-    """A virtual X display (Xvfb), unless the tests run on one already (``$DISPLAY``)."""
-    if os.environ.get("DISPLAY") and not os.environ.get("COMPANION_TEST_XVFB"):
-        yield os.environ["DISPLAY"]
-        return
+@contextmanager
+def xvfb(screen: str = "1920x1080x24", first: int = 90) -> Iterator[str]:
+    """A virtual X display of its own (no window manager), named ``:N``; gone at the end."""
     if shutil.which("Xvfb") is None:
         _no_display("Xvfb is not installed (./run test installs it)")
-    for number in range(90, 140):
+    for number in range(first, first + 50):
         if not Path(f"/tmp/.X11-unix/X{number}").exists() and not Path(f"/tmp/.X{number}-lock").exists():
             break
     name = f":{number}"
     server = subprocess.Popen(
-        ["Xvfb", name, "-screen", "0", "1920x1080x24", "-nolisten", "tcp"],
+        ["Xvfb", name, "-screen", "0", screen, "-nolisten", "tcp"],
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
     )
     deadline = time.monotonic() + 10
@@ -50,12 +48,22 @@ def display() -> Iterator[str]:
             server.kill()
             _no_display(f"Xvfb did not start on {name}")
         time.sleep(0.05)
-    os.environ["DISPLAY"] = name
     try:
         yield name
     finally:
         server.terminate()
         server.wait(5)
+
+
+@pytest.fixture(scope="session")
+def display() -> Iterator[str]:
+    """A virtual X display (Xvfb), unless the tests run on one already (``$DISPLAY``)."""
+    if os.environ.get("DISPLAY") and not os.environ.get("COMPANION_TEST_XVFB"):
+        yield os.environ["DISPLAY"]
+        return
+    with xvfb() as name:
+        os.environ["DISPLAY"] = name
+        yield name
 
 
 @pytest.fixture(scope="session")

@@ -120,6 +120,41 @@ def test_the_die_is_chosen_on_the_settings_screen(app: Any, pty: PtyDie, monkeyp
     tap("settings:close")
 
 
+def test_the_die_port_is_typed_on_the_on_screen_keys(app: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A port the list does not offer (a Bluetooth die's /dev/rfcomm0, a TCP die) is typed (issue 12)."""
+    from ui.screens import hardware
+
+    monkeypatch.setattr(hardware, "detected_ports", lambda: ["/dev/ttyS0"])
+    tap("start:settings")
+    tap("settings:die")
+    tap("die:type")
+    for key in ("⌫",) * 5 + ("t", "t", "y", "ok"):  # "/dev/" taken away: "tty" is no port (and stays to be mended)
+        tap(f"pad:{key}")
+    assert "/dev/ttyUSB0" in find_text_of_problem() and app.settings.hardware_config().die.port is None
+    assert find_pad().typed == "tty"
+    tap("pad:name:/dev/rfcomm")  # the start of a Bluetooth die's path, then its number
+    tap("pad:0")
+    tap("pad:ok")
+    assert find_text("settings:die") == "/dev/rfcomm0"
+    assert json.loads(app.settings_path.read_text())["hardware"]["die"]["port"] == "/dev/rfcomm0"
+    tap("settings:die")
+    tap("die:none")
+    tap("settings:close")
+
+
+def find_pad() -> Any:
+    from kivy.core.window import Window
+
+    from ui.widgets import Pad
+
+    return next((w for w in Window.children if isinstance(w, Pad)), None)
+
+
+def find_text_of_problem() -> str:
+    pad = find_pad()
+    return "" if pad is None else str(pad.problem)
+
+
 def find_text(tap_id: str) -> str:
     from tests.ui.support import find
 

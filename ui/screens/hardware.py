@@ -1,7 +1,8 @@
-"""The settings of the die and the buttons, on the settings dialog: no keyboard, a few taps.
+"""The settings of the die and the buttons, on the settings dialog: no system keyboard, a few taps.
 
 The die: one tap on the port in a short list of the ports found (the
-``/dev/serial/by-id`` links first, they survive replugging) or "none".
+``/dev/serial/by-id`` links first, they survive replugging) or "none", or
+any path or URL typed on the on-screen keys (:func:`ui.widgets.path_pad`).
 The buttons: one stepper per action over the BCM pins no other button
 uses. Both are written to the one settings store
 (``Settings.hardware``) and the app builds its die and buttons again.
@@ -35,6 +36,26 @@ def detected_ports(by_id: Path = BY_ID) -> list[str]:
     except Exception:  # no pyserial or no /sys: the list has the links only
         devices = []
     return links + [d for d in devices if str(Path(d).resolve()) not in targets]
+
+
+PATH_PRESETS = ("/dev/ttyUSB", "/dev/ttyACM", "/dev/rfcomm", "socket://")
+"""The starts of a typed port: USB adapters, USB CDC dice, Bluetooth serial, TCP."""
+
+
+def port_problem(path: str) -> str | None:
+    """Why ``path`` cannot be the die's port (a catalogue key), or None: a path in /dev or a URL.
+
+    >>> port_problem("/dev/rfcomm0"), port_problem("socket://192.168.1.20:7000")
+    (None, None)
+    >>> port_problem("ttyUSB0"), port_problem("/dev/")
+    ('ui.settings.die_path_bad', 'ui.settings.die_path_bad')
+    """
+    scheme, sep, rest = path.partition("://")
+    if sep and scheme.isalnum() and rest:
+        return None
+    if path.startswith("/") and not path.endswith("/") and "//" not in path:
+        return None
+    return "ui.settings.die_path_bad"
 
 
 def die_summary(config: HardwareConfig, language: str) -> str:
@@ -88,16 +109,17 @@ class HardwareSettings:
         self.changed()
 
     # -- the die ---------------------------------------------------------------------
-    def choose_die(self) -> None:
+    def choose_die(self, ports: list[str] | None = None) -> None:
+        """The list of the die's ports: ``ports``, by default those of this machine (:func:`detected_ports`)."""
         from ui.screens.start import ListView
 
         a = app()
         config = a.settings.hardware_config()
         view = ListView(title=a.t(a.lang, "ui.settings.die_title"))
-        ports: list[str | None] = [None, *detected_ports()]
-        if config.die.port is not None and config.die.port not in ports:
-            ports.append(config.die.port)
-        for port in ports:
+        choices: list[str | None] = [None, *(detected_ports() if ports is None else ports)]
+        if config.die.port is not None and config.die.port not in choices:
+            choices.append(config.die.port)
+        for port in choices:
             chosen = port == config.die.port and (port is not None or config.die.vid_pid is None)
             text = port if port is not None else a.t(a.lang, "ui.value.none")
             button = BigButton(text=text, tap_id=f"die:{port or 'none'}", size_hint_y=None,
@@ -105,7 +127,26 @@ class HardwareSettings:
                                colour=list(theme.PRIMARY if chosen else theme.BUTTON))
             button.bind(on_release=lambda _b, p=port: self._pick_die(view, p))
             view.add_row(button)
+        typed = BigButton(text=a.t(a.lang, "ui.settings.die_type"), tap_id="die:type", size_hint_y=None,
+                          height=a.unit * theme.TARGET, colour=list(theme.BUTTON))
+        typed.bind(on_release=lambda _b: self.type_die_port(view))
+        view.add_row(typed)
         view.open()
+
+    def type_die_port(self, view: Any) -> None:
+        """The port typed on the on-screen keys: a device path or a pyserial URL."""
+        from ui.widgets import path_pad
+
+        a = app()
+
+        def done(path: str) -> str | None:
+            problem = port_problem(path)
+            if problem is None:
+                self._pick_die(view, path)
+            return problem
+
+        path_pad(a.t(a.lang, "ui.settings.die_path_title"), a.settings.hardware_config().die.port or "/dev/",
+                 PATH_PRESETS, done)
 
     def _pick_die(self, view: Any, port: str | None) -> None:
         view.dismiss()
