@@ -91,14 +91,15 @@ def project_files() -> list[str]:
 def cache_key(arch: str) -> str:
     """A hash of everything the image is made of.
 
-    The project's tests are copied into the image too, but change nothing the appliance runs:
-    of them only this builder counts, so changing the system test's steps does not rebuild.
+    The project's tests, its texts for people (Markdown) and screenshots are copied into the image too,
+    but change nothing the appliance runs: of them only this builder and the guide it follows count,
+    so a new step of the system test or a corrected sentence does not rebuild.
     """
     digest = hashlib.sha256()
     digest.update(f"{arch} {SUITE} {MIRROR} {IMAGE_SIZE} {PACKAGES} {INITRD_MODULES} {RULESET} {PLAYERS}\n".encode())
-    builder = str(Path(__file__).resolve().relative_to(ROOT))
+    counted = {str(Path(__file__).resolve().relative_to(ROOT)), str(GUIDE.relative_to(ROOT))}
     for name in project_files():
-        if name.startswith("tests/") and name != builder:
+        if name not in counted and (name.startswith(("tests/", "docs/screenshots/")) or name.endswith(".md")):
             continue
         digest.update(name.encode() + b"\0" + (ROOT / name).read_bytes() + b"\0")
     return f"{arch}-{digest.hexdigest()[:16]}"
