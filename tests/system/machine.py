@@ -11,6 +11,7 @@
 from __future__ import annotations
 
 import base64
+import ctypes
 import json
 import os
 import signal
@@ -165,6 +166,12 @@ class Agent:
         return result.out
 
 
+def _die_with_parent() -> None:
+    """In QEMU's child before exec: its own process group, and killed if the test's process dies."""
+    os.setsid()
+    ctypes.CDLL(None).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+
+
 def qemu_command(image: Image, overlay: Path, folder: Path) -> list[str]:
     """The QEMU command line: the disk, the virtio-gpu display, the USB die and tablet, the channels."""
     append = "root=/dev/vda rw console=ttyS0 consoleblank=0 vt.global_cursor_default=0"
@@ -219,7 +226,7 @@ class Machine:
         log = (self.folder / "qemu.log").open("ab")
         self.started = time.monotonic()
         self.process = subprocess.Popen(qemu_command(self.image, self.overlay, self.folder), stdout=log,
-                                        stderr=subprocess.STDOUT, start_new_session=True)
+                                        stderr=subprocess.STDOUT, preexec_fn=_die_with_parent)
         poll("QEMU's monitor socket", lambda: (self.folder / "qmp.sock").exists() or self._died(), 30, 0.1)
         self.qmp = Qmp(self.folder / "qmp.sock")
         self.open_die()

@@ -94,12 +94,13 @@ def test_power_on_shows_the_resumed_game(appliance: Appliance) -> None:
 def test_a_tap_buys_a_share(appliance: Appliance) -> None:
     box = appliance
     before = state(box)["players"][0]["shares"]
+    screen = box.machine.screendump("before-tap").read_bytes()
     box.machine.tap(*BUY_FIRST_COMPANY)
     def bought() -> dict[str, int] | None:
         shares: dict[str, int] = state(box)["players"][0]["shares"]
         return shares if sum(shares.values()) > sum(before.values()) else None
     shares = poll("the tap on the first company's Buy to be journaled", bought, 60, 2)
-    screen_shows_something(box, "bought")
+    assert screen_shows_something(box, "bought").read_bytes() != screen, "the screen did not change with the tap"
     print(f"systest: {PLAYERS[0]} holds {shares}")
 
 
@@ -124,11 +125,12 @@ def test_the_die_unplugged_and_plugged_again(appliance: Appliance) -> None:
 def test_a_roll_of_the_die_shows_and_is_journaled(appliance: Appliance) -> None:
     box = appliance
     count = len(actions(box))
+    screen = box.machine.screendump("before-roll").read_bytes()
     box.machine.die("HELLO DIE/1 systest", "ROLLING", "ROLL 3 1")
     def rolled() -> bool:
         return len(actions(box)) > count and "rolled 3" in companion(box, "log")
     poll("the die's roll of 3 to be journaled", rolled, 60, 2)
-    screen_shows_something(box, "rolled-3")
+    assert screen_shows_something(box, "rolled-3").read_bytes() != screen, "the screen did not change with the roll"
 
 
 def test_escape_alt_f4_and_closing_do_nothing_without_the_pin(appliance: Appliance) -> None:
