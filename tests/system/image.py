@@ -186,6 +186,7 @@ class Builder:
         self.mount("proc", "/proc", "-t", "proc")
         self.mount("sysfs", "/sys", "-t", "sysfs")
         self.mount("/dev", "/dev", "--bind")
+        self.sh("mount", "--make-rprivate", str(self.root / "dev"))  # where /dev is shared, the devpts below stays here
         self.mount("devpts", "/dev/pts", "-t", "devpts", "-o", "gid=5,mode=620,ptmxmode=666")
         (self.root / "etc/hostname").write_text("table\n")
         (self.root / "etc/hosts").write_text("127.0.0.1 localhost\n127.0.1.1 table\n")
