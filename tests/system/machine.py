@@ -176,7 +176,7 @@ def qemu_command(image: Image, overlay: Path, folder: Path) -> list[str]:
     """The QEMU command line: the disk, the virtio-gpu display, the USB die and tablet, the channels."""
     append = "root=/dev/vda rw console=ttyS0 consoleblank=0 vt.global_cursor_default=0"
     if image.arch == "arm64":
-        machine = ["qemu-system-aarch64", "-machine", "virt", "-cpu", "max"]
+        machine = ["qemu-system-aarch64", "-machine", "virt", "-cpu", "cortex-a72"]  # the Pi 4's core
         append = append.replace("ttyS0", "ttyAMA0")
     else:
         machine = ["qemu-system-x86_64", "-machine", "q35"]
