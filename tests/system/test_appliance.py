@@ -156,18 +156,21 @@ def test_stop_ends_within_3_s_with_stopping_and_nothing_lost(appliance: Applianc
     before = actions(box)
     box.machine.agent.check("systemd-analyze log-level debug")
     try:
-        started = time.monotonic()
-        box.machine.agent.check("systemctl stop companion", timeout=60)
-        took = time.monotonic() - started
+        # timed in the guest, as a shutdown would wait for it (the guest agent's round trips left out)
+        took = float(box.machine.agent.check(
+            "s=$(date +%s.%N); systemctl stop companion; e=$(date +%s.%N); python3 -c \"print($e - $s)\"", timeout=60))
         box.note("systemctl stop companion", took)
         log = box.machine.agent.check("journalctl -b -o cat --no-pager -u companion | tail -n 300")
     finally:
         box.machine.agent.check("systemd-analyze log-level info")
     shown = unit(box, "Result", "ExecMainCode", "ExecMainStatus")
-    assert took < 3, f"systemctl stop took {took:.1f} s (3 s at most); the unit says {shown}"
-    assert "STOPPING=1" in log, "the app sent no STOPPING=1 while it stopped"
-    assert shown["Result"] == "success", f"the stop did not end cleanly: {shown}"
-    assert actions(box) == before, "the stop lost or changed an action"
+    problems = [
+        *([f"systemctl stop took {took:.1f} s (3 s at most)"] if took >= 3 else []),
+        *(["the app sent no STOPPING=1 while it stopped"] if "STOPPING=1" not in log else []),
+        *([f"the stop did not end cleanly: {shown}"] if shown.get("Result") != "success" else []),
+        *(["the stop lost or changed an action"] if actions(box) != before else []),
+    ]
+    assert not problems, "; ".join(problems)
 
 
 def test_start_and_restart_resume_the_game(appliance: Appliance) -> None:
