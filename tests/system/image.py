@@ -147,9 +147,15 @@ class Builder:
         self.mounts.append(path)
 
     def unmount_all(self) -> None:
-        for path in reversed(self.mounts):
+        """Every mount under the tree, ours and debootstrap's (a build cut short may leave its /proc)."""
+        inside = [Path(line.split()[1]) for line in Path("/proc/mounts").read_text().splitlines()
+                  if line.split()[1].startswith(f"{self.root}/")]
+        for path in sorted({*self.mounts, *inside}, key=lambda p: len(p.parts), reverse=True):
             subprocess.run(["umount", "-l", str(path)], stdout=self.log, stderr=subprocess.STDOUT)
         self.mounts.clear()
+
+    def mounted(self) -> bool:
+        return any(line.split()[1].startswith(f"{self.root}/") for line in Path("/proc/mounts").read_text().splitlines())
 
     def bootstrap(self) -> None:
         """Debian's minimal system with the kernel and PACKAGES, from a tar of an earlier build if there is one."""
@@ -177,6 +183,8 @@ class Builder:
             self.finish()
         finally:
             self.unmount_all()
+        if self.mounted():
+            raise RuntimeError(f"image build: something is still mounted under {self.root}")
         self.sh("mkfs.ext4", "-q", "-F", "-L", "companion", "-d", str(self.root), str(self.folder / "root.img"),
                 IMAGE_SIZE)
         shutil.rmtree(self.root)
@@ -274,7 +282,8 @@ def ensure_image(arch: str = "amd64", say: object = print) -> tuple[Image, float
         builder.unmount_all()
         builder.log.close()
         shutil.copy(work / "build.log", cache_root() / f"{key}.failed.log")
-        shutil.rmtree(work, ignore_errors=True)
+        if not builder.mounted():  # never remove a tree with the host's /dev or /proc still in it
+            shutil.rmtree(work, ignore_errors=True)
         raise RuntimeError(f"the {arch} image could not be built; its log: {cache_root() / f'{key}.failed.log'}")
     builder.log.close()
     if folder.exists():
