@@ -16,6 +16,7 @@ default 800×600 window does not fit the 7-inch 800×480 display.
 from __future__ import annotations
 
 import ctypes
+import logging
 import os
 from collections.abc import Mapping
 from pathlib import Path
@@ -64,6 +65,16 @@ def unusable(window: Any, environ: Mapping[str, str] | None = None) -> str | Non
     return None
 
 
+class ProviderErrorsOnly(logging.Filter):
+    """Kivy's "no window provider" line with each provider's error but not its traceback: a missing
+    screen is an expected failure, said in one sentence after it (install on ``kivy.logger.Logger``)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if isinstance(record.msg, str) and "Unable to find any valuable" in record.msg:
+            record.msg = "\n".join(line for line in record.msg.splitlines() if line and not line[0].isspace())
+        return True
+
+
 class _Rect(ctypes.Structure):
     _fields_ = [("x", ctypes.c_int), ("y", ctypes.c_int), ("w", ctypes.c_int), ("h", ctypes.c_int)]
 
@@ -108,6 +119,9 @@ def fit(window: Any, *, full: bool) -> None:
     Full: fullscreen, and on X11 also borderless at the display's own place and size first, since an
     X server without a window manager ignores the fullscreen request (a window manager honours it).
     """
+    if not full and (window.fullscreen or window.borderless):  # back from full screen to a window
+        window.fullscreen = False
+        window.borderless = False
     box = bounds()
     on_x11 = video_driver() == "x11"
     if box is not None and on_x11:

@@ -77,6 +77,7 @@ def run(db: str | os.PathLike[str] | None = None, *, kiosk: bool = False, size: 
             app.stop()
 
     signals.install(leave)  # before SDL starts: a stop signal is never a window-close request
+    Logger.addFilter(display.ProviderErrorsOnly())
     from kivy.core.window import Window
 
     problem = display.unusable(Window)

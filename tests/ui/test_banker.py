@@ -17,7 +17,7 @@ import pytest
 from companion.correction import Reason
 from companion.rulebook import rulebook
 from tests.ui.conftest import frames
-from tests.ui.support import find, tap, visible_ids
+from tests.ui.support import find, new_game_dealt, tap, visible_ids
 from ui import demo
 
 PIN = "2468"
@@ -279,3 +279,23 @@ def test_after_sigkill_the_app_comes_back_to_the_same_game_and_screen(app: Any, 
         second.send_signal(signal.SIGKILL)
         second.wait(10)
     assert after == before
+
+
+def test_leaving_applies_a_roll_the_die_queued_and_closes_the_journal(app: Any) -> None:
+    """However the app ends (the PIN, a stop signal), a face the die handed over is journaled, not dropped."""
+    from companion.table import Table
+
+    table = new_game_dealt(app, {"ruleset": "tozsde", "players": ["Anna", "Béla"]})
+    before = table.length
+    db = app.session.db
+    table.enqueue_roll(4, "die")  # read by the die's thread; the UI thread has not applied it yet
+    try:
+        app.on_stop()
+        assert app.session.table is None
+    finally:
+        app._stopped = False  # the next test gets the app back
+    again = Table.open(db)
+    try:
+        assert again.length == before + 1 and again.actions()[-1]["value"] == 4
+    finally:
+        again.close()

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from tests.ui.conftest import frames
 from tests.ui.support import find, tap
 from ui.session import Session
 
@@ -39,3 +40,26 @@ def test_resume_opens_the_last_game_with_one_tap(app: Any) -> None:
     tap("start:resume")
     assert app.manager.current == "table"
     assert app.session.table is not None and app.session.table.game.setup["players"] == ["Anna", "Béla"]
+
+
+def test_full_screen_from_the_settings_takes_the_screen_and_a_window_fits_it_again(app: Any) -> None:
+    """No window manager here: the window is placed and sized from the display's bounds (issue 12)."""
+    from kivy.core.window import Window
+
+    from ui import display
+
+    bounds = display.bounds()
+    assert bounds is not None
+    try:
+        tap("start:settings")
+        tap("settings:display")
+        frames()
+        assert (Window.left, Window.top, *Window.system_size) == bounds and Window.borderless
+        tap("settings:display")
+        frames()
+        assert not Window.fullscreen and not Window.borderless
+        assert Window.system_size[0] <= bounds[2] and Window.system_size[1] <= bounds[3]
+        tap("settings:close")
+    finally:
+        Window.fullscreen = False
+        Window.borderless = False

@@ -168,13 +168,14 @@ class SettingsView(ModalView):
     def toggle_display(self) -> None:
         from kivy.core.window import Window
 
+        from ui import display
         from ui.settings import Display
 
         a = app()
         a.settings.display = Display.WINDOW if a.settings.display == Display.FULLSCREEN else Display.FULLSCREEN
         a.save_settings()
         if not a.kiosk:
-            Window.fullscreen = "auto" if a.settings.display == Display.FULLSCREEN else False
+            display.fit(Window, full=a.settings.display == Display.FULLSCREEN)
         self.update()
         a.redraw()
 
