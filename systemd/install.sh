@@ -205,10 +205,15 @@ fi
 # 7. Boot into the kiosk: no desktop, no login prompt on the touchscreen, the units enabled.
 run systemctl set-default multi-user.target
 run systemctl disable getty@tty1.service
-run systemctl daemon-reload
 run systemctl enable companion.service companion-backup.timer companion-backup.path
-run systemctl start companion-backup.timer companion-backup.path
-if [ "$start" = 1 ]; then
-  run systemctl restart companion.service
+#    Where systemd is not running (a chroot: an image being made for a card), the units start at its boot.
+if [ "$dry_run" = 1 ] || [ -d /run/systemd/system ]; then
+  run systemctl daemon-reload
+  run systemctl start companion-backup.timer companion-backup.path
+  if [ "$start" = 1 ]; then
+    run systemctl restart companion.service
+  fi
+else
+  say "systemd is not running here (a chroot?): the kiosk and the backups start at the next boot"
 fi
 say "done: the kiosk starts at every boot; see 'systemctl status companion' and 'journalctl -u companion'"
