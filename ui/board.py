@@ -32,7 +32,7 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
 from kivy.uix.widget import Widget
 
-from ui import theme
+from ui import panels, theme
 
 SQRT3 = math.sqrt(3)
 
@@ -307,28 +307,23 @@ class TrackBoard(_Drawn):
                     self._put(line, cell.x, y, font, w - 3 * gap)
 
 
-class BoardPanel(BoxLayout):
-    """The board of the game shown: the Tőzsde hex board with its key, or the Die Börse track."""
+class HexPanel(BoxLayout):
+    """The hex board with its key beside it."""
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.hexes = HexBoard()
-        self.track = TrackBoard()
         self.key = BoxLayout(orientation="vertical", size_hint_x=None)
-        self.shown: _Drawn | None = None
         self._key_made_for: tuple[str, float] | None = None
+        self.add_widget(self.hexes)
+        self.add_widget(self.key)
 
     def show(self, view: dict[str, Any], colours: list[str]) -> None:
-        wanted: _Drawn = self.hexes if "board" in view else self.track
-        if wanted is not self.shown:
-            self.clear_widgets()
-            self.add_widget(wanted)
-            if wanted is self.hexes:
-                self.add_widget(self.key)
-            self.shown = wanted
-        if wanted is self.hexes:
-            self._draw_key()
-        wanted.show(view, colours)
+        self._draw_key()
+        self.hexes.show(view, colours)
+
+    def redraw(self) -> None:
+        self.hexes.redraw()
 
     def _draw_key(self) -> None:
         """The kinds of field other than company sites (§3), named in the screen's language.
@@ -348,6 +343,25 @@ class BoardPanel(BoxLayout):
             row = KeyRow(text=_text(f"ui.board.kind.{kind}"), mark=mark, ring=kind == "start",
                          colour=list(FIELD_COLOURS.get(kind, FIELD_COLOURS["company"])))
             self.key.add_widget(row)
+
+
+class BoardPanel(BoxLayout):
+    """The board of the game shown, as the ruleset's panels draw it (``board`` in ui/panels.py); empty
+    for a ruleset without one. The drawing is made again only when the ruleset changes."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.shown: Any = None
+
+    def show(self, view: dict[str, Any], colours: list[str]) -> None:
+        make = panels.of(view["ruleset"]).board
+        if make is None or not isinstance(self.shown, make):
+            self.clear_widgets()
+            self.shown = None if make is None else make()
+            if self.shown is not None:
+                self.add_widget(self.shown)
+        if self.shown is not None:
+            self.shown.show(view, colours)
 
 
 class KeyRow(Label):

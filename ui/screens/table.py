@@ -34,7 +34,7 @@ from companion.actions import Choice
 from companion.describe import Described, Dialog, Group
 from hardware.buttons import Confirm, Target
 from ui import board as _board  # noqa: F401  (registers MarketOrBoard for table.kv)
-from ui import banker, theme
+from ui import banker, panels, theme
 from ui.screens.choice_dialogs import CasinoDialog, ChoiceView, FieldsDialog, OrderDialog
 from ui.widgets import BigButton, app
 
@@ -203,28 +203,13 @@ class TableScreen(Screen):
             self._draw_players(*self._players_shown)
 
     def _draw_market(self, view: dict[str, Any]) -> None:
+        """The market panel as the ruleset's own panels draw it (ui/panels.py)."""
         a = app()
-        lang = a.lang
-        boerse = "prices" in view
+        shown = panels.of(view["ruleset"])
         cells = reuse(self.ids.market, self._cells, len(view["companies"]), self._cell)
         for cell, company in zip(cells, view["companies"]):
-            if boerse:
-                text = f"[b]{company['id']}[/b]  {a.money(company['price'])} · {company['exchange']}×"
-            else:
-                buy = "—" if company["buy"] is None else a.number(company["buy"])
-                sell = "—" if company["sell"] is None else a.number(company["sell"])
-                text = f"[b]{company['id']:>2}[/b]  {company['exchange']}×  {buy} / {sell}"
-            cell.text, cell.font_size = text, a.unit * 0.85
-        notes = []
-        if boerse:
-            notes.append(a.t(lang, "ui.table.dividend", amount=a.money(view["dividend_now"])))
-            notes.append(a.t(lang, "ui.table.fiscus", amount=a.money(view["fiscus"])))
-            rounds = view.get("deck", {}).get("rounds_left")
-            if rounds is not None:
-                notes.append(a.t(lang, "ui.table.rounds_left", rounds=rounds))
-        else:
-            notes.append(a.t(lang, "ui.table.market_key"))
-        self.market_note = " · ".join(notes)
+            cell.text, cell.font_size = shown.market_cell(a, company, view), a.unit * 0.85
+        self.market_note = shown.market_note(a, view)
 
     @staticmethod
     def _cell() -> Label:
