@@ -254,6 +254,13 @@ class Ruleset(ABC):
 
     chance_types: ClassVar[tuple[str, ...]] = ()
     """Types of action that chance decides and a legal choice can sample (a card from a face-down pile)."""
+    setup_chance_types: ClassVar[tuple[str, ...]] = ()
+    """Types of action :meth:`random_setup_action` makes (a deck shuffle)."""
+
+    def app_deals(self) -> bool:
+        """Whether the app may make the actions of chance (:meth:`chance_action`) in this game; a ruleset
+        whose people may draw from real cards instead says when not."""
+        return True
 
     def chance_action(self, state: State, rng: random.Random) -> Action | None:
         """The action of chance due now, made with ``rng`` (``companion deal``, the console's ``?``), or None.

@@ -47,6 +47,11 @@ class Setup(Ruleset):
     max_players = 6
     chance_types = ("draw",)
     """The company draw (§6, T2) may be made by the app instead of the real cards."""
+
+    def app_deals(self) -> bool:
+        """Not when the people draw the companies from the real cards (``"draw_by": "cards"``, §6, T2):
+        then each draw is entered as the card shows it."""
+        return self.setup.get("draw_by") != "cards"
     _default_layout: board_layout.Layout | None = None
 
     def __init__(self, setup: dict[str, Any]) -> None:
