@@ -8,7 +8,7 @@ from typing import Any
 from tests.ui.conftest import frames
 from tests.ui.support import tap, visible_ids
 from ui import theme
-from ui.board import TrackBoard
+from companion.rulesets.boerse.panels import TrackBoard
 
 TOZSDE = {"ruleset": "tozsde", "players": ["Anna", "Béla", "Csaba"], "colours": ["red", "blue", "green"]}
 BOERSE = {"ruleset": "boerse", "players": ["Anna", "Bernd"], "colours": ["purple", "yellow"]}
