@@ -68,7 +68,7 @@ class TrackBoard(Drawn):
             return f"{space.get('company', '')}\n{signed}"
         if kind in ("rise", "fall"):
             return signed if kind == "rise" else f"−{abs(amount or 0)}"
-        return text(f"ui.board.mark.{kind}")
+        return text(f"boerse.board.mark.{kind}")
 
     def _draw(self) -> None:
         _rows, w, h = self._grid()

@@ -59,7 +59,7 @@ class HexBoard(Drawn):
         cells = {}
         for f in fields:
             cx, cy = centres[f["id"]]
-            mark = str(f["company"]) if f["kind"] == "company" else text(f"ui.board.mark.{f['kind']}")
+            mark = str(f["company"]) if f["kind"] == "company" else text(f"tozsde.board.mark.{f['kind']}")
             cells[f["id"]] = Cell(f["id"], left + cx * radius, bottom + cy * radius, radius, f["kind"], mark)
         return cells
 
@@ -115,8 +115,8 @@ class HexPanel(BoxLayout):
         self.key.clear_widgets()
         self.key.width = a.unit * 6.2
         for kind in ("resort", "casino", "change", "premium", "tax", "start"):
-            mark = "" if kind == "start" else text(f"ui.board.mark.{kind}")
-            row = KeyRow(text=text(f"ui.board.kind.{kind}"), mark=mark, ring=kind == "start",
+            mark = "" if kind == "start" else text(f"tozsde.board.mark.{kind}")
+            row = KeyRow(text=text(f"tozsde.board.kind.{kind}"), mark=mark, ring=kind == "start",
                          colour=list(FIELD_COLOURS.get(kind, FIELD_COLOURS["company"])))
             self.key.add_widget(row)
 
