@@ -256,6 +256,8 @@ class Ruleset(ABC):
     """Types of action that chance decides and a legal choice can sample (a card from a face-down pile)."""
     setup_chance_types: ClassVar[tuple[str, ...]] = ()
     """Types of action :meth:`random_setup_action` makes (a deck shuffle)."""
+    per_value_types: ClassVar[tuple[str, ...]] = ("roll",)
+    """Types of choice a screen shows as one button per allowed value (the die's faces, a few packages)."""
 
     def app_deals(self) -> bool:
         """Whether the app may make the actions of chance (:meth:`chance_action`) in this game; a ruleset

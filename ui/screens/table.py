@@ -41,9 +41,6 @@ from ui.widgets import BigButton, app
 ORDER = {Group.DICE: 0, Group.TRADE: 1, Group.CREDIT: 2, Group.CASINO: 3, Group.SETUP: 4, Group.TURN: 5, Group.CORRECTION: 6}
 """The order of the action buttons after the usual one."""
 
-PER_VALUE = ("roll", "pick", "draw")
-"""Choices shown as one button per allowed value (the die's faces, the packages, the companies)."""
-
 ROW_FONT = 0.85
 """The players' rows' text size in units, where it fits."""
 
@@ -269,11 +266,12 @@ class TableScreen(Screen):
         if table.state.finished:  # the ranking and the chart, again after a look at the table
             add("table:end", a.t(a.lang, "ui.end.show"), lambda: setattr(a.manager, "current", "end"), theme.GOOD)
             described = []
+        per_value = table.game.rules.per_value_types  # one button per allowed value
         for d in described:
             colour = theme.GOOD if d.usual else theme.BUTTON
             if d.dialog is not None:
                 add(tap_name(d), d.label, partial(self.open_dialog, d), colour, stands=(d.choice, None))
-            elif d.param is not None and d.options and d.choice.type in PER_VALUE:
+            elif d.param is not None and d.options and d.choice.type in per_value:
                 wide = any(len(o.label) > 3 for o in d.options)
                 for option in d.options:
                     add(tap_name(d, option.value), option.label, partial(self.choose, d, option.value),

@@ -55,6 +55,8 @@ class Setup(Ruleset):
     """The setup key of a group's own board (``companion new --board``)."""
     setup_chance_types = ("shuffle",)
     """The virtual deck's shuffle (B10) is made by the app."""
+    per_value_types = ("roll", "pick")
+    """The die's faces, and each package to pick, on a button of its own."""
     unexplained = Ruleset.unexplained | {"not_your_turn"}
     """The refusal for acting out of turn stands as the generic one says it."""
 

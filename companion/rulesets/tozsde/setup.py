@@ -47,6 +47,8 @@ class Setup(Ruleset):
     max_players = 6
     chance_types = ("draw",)
     """The company draw (§6, T2) may be made by the app instead of the real cards."""
+    per_value_types = ("roll", "draw")
+    """The die's faces, and each company left to draw from the real cards, on a button of its own."""
 
     def app_deals(self) -> bool:
         """Not when the people draw the companies from the real cards (``"draw_by": "cards"``, §6, T2):
