@@ -264,6 +264,11 @@ class Ruleset(ABC):
         whose people may draw from real cards instead says when not."""
         return True
 
+    def screen_deals(self, state: State) -> bool:
+        """Whether the screen makes the action of chance due now by itself, as soon as it is shown
+        (a draw of several turns, each journaled); False: the setup's shuffle or a tap makes it."""
+        return False
+
     def chance_action(self, state: State, rng: random.Random) -> Action | None:
         """The action of chance due now, made with ``rng`` (``companion deal``, the console's ``?``), or None.
 

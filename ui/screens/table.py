@@ -157,7 +157,7 @@ class TableScreen(Screen):
         described = table.describe(a.lang) if table.writable else []
         self._draw_said(view, described)
         self._draw_actions(table, described)
-        self._maybe_deal(table, view)
+        self._maybe_deal(table)
 
     def _last_roll(self, table: Any) -> int | None:
         """The latest die value in the journal (rolls are actions like any other)."""
@@ -333,9 +333,10 @@ class TableScreen(Screen):
         if ringed is not None:
             self.ids.scroller.scroll_to(ringed, padding=self.ring_out / dp(1), animate=False)
 
-    def _maybe_deal(self, table: Any, view: dict[str, Any]) -> None:
-        """The Tőzsde company draw by the app (§6, T2): each company drawn in turn, each journaled."""
-        if self._dealing or table.setup.get("draw_by") != "app" or view["turn"]["phase"] != "draw":
+    def _maybe_deal(self, table: Any) -> None:
+        """The action of chance the ruleset lets the screen make by itself (``Ruleset.screen_deals``),
+        one at a time, each journaled."""
+        if self._dealing or not table.game.rules.screen_deals(table.state):
             return
         self._dealing = True
 

@@ -54,6 +54,10 @@ class Setup(Ruleset):
         """Not when the people draw the companies from the real cards (``"draw_by": "cards"``, §6, T2):
         then each draw is entered as the card shows it."""
         return self.setup.get("draw_by") != "cards"
+
+    def screen_deals(self, state: State) -> bool:
+        """The company draw when the app draws (``"draw_by": "app"``, §6, T2): each company in turn."""
+        return self.setup.get("draw_by") == "app" and state.phase == "draw"
     _default_layout: board_layout.Layout | None = None
 
     def __init__(self, setup: dict[str, Any]) -> None:
