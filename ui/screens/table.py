@@ -220,7 +220,7 @@ class TableScreen(Screen):
         said = a.said
         if debt is not None:
             debtor = view["players"][debt["debtor"]]["name"]
-            # how it can be covered, as the legal choices say: Tőzsde has no credit (§8, note)
+            # how it can be covered, as the legal choices say: a game may have no credit
             can_borrow = any(d.group == Group.CREDIT for d in described)
             key = "ui.table.owed" if can_borrow else "ui.table.owed_sell"
             owed = a.t(a.lang, key, player=debtor, amount=a.money(debt["total"]))
