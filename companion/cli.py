@@ -13,6 +13,7 @@ import io
 import json
 import os
 import sys
+from importlib.metadata import entry_points
 from pathlib import Path
 from typing import Any, NoReturn, Sequence
 
@@ -158,6 +159,22 @@ def _bounded(lo: int, hi: int) -> Any:
     return convert
 
 
+bounded = _bounded
+"""The same for the commands other packages add (:func:`_add_commands`)."""
+
+
+def _add_commands(sub: Any) -> None:
+    """The commands other packages add, as the rulesets plug into the engine: each entry point of the
+    group ``companion.commands`` names a function that adds its subcommands (``ui.command.add``:
+    ``app``; ``hardware.command.add``: ``die-sim``, ``hw-test``). One that cannot load is left out."""
+    for point in sorted(entry_points(group="companion.commands"), key=lambda point: point.name):
+        try:
+            add = point.load()
+        except ImportError:
+            continue
+        add(sub)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="companion",
@@ -167,12 +184,7 @@ def build_parser() -> argparse.ArgumentParser:
     _global_options(parser, None)
     sub = parser.add_subparsers(title="commands", metavar="COMMAND", parser_class=_CommandParser)
 
-    p = sub.add_parser("app", help="the touchscreen app (the main job where there is a display)", description=(
-        "Run the Kivy touchscreen app: it resumes the game and the screen it was showing."))
-    p.add_argument("--kiosk", action="store_true", help=(
-        "full screen, no cursor, Escape and closing the window refused; leaving needs the banker PIN"))
-    p.add_argument("--size", metavar="WxH", help="window size in pixels, e.g. 800x480 (default: Kivy's)")
-    p.set_defaults(run=cmd_app)
+    _add_commands(sub)
 
     p = sub.add_parser("new", help="start a new game", description="Start a new game and make it the current one.")
     p.add_argument("--ruleset", required=True, help=f"one of: {', '.join(sorted(registry.available()))}")
@@ -278,23 +290,6 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--ruleset", required=True, help=f"one of: {', '.join(sorted(registry.available()))}")
     p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE")
     p.set_defaults(run=cmd_simulate)
-
-    p = sub.add_parser("die-sim", help="play an electronic die on a pseudo-terminal (no hardware needed)", description=(
-        "Make a pseudo-terminal, print its path, and play a die on it (docs/die-protocol.md): "
-        "from the keyboard, or from --script (one key a line)."))
-    p.add_argument("--link", help="also make this symlink to the device (like /dev/serial/by-id/…)")
-    p.add_argument("--script", help="play these keys, one a line, then stop")
-    p.add_argument("--bare", action="store_true", help="send bare faces (the simplest die) instead of ROLL lines")
-    p.add_argument("--linger", type=float, default=2.0, help="seconds to stay after the script (default 2)")
-    p.set_defaults(run=cmd_die_sim)
-
-    p = sub.add_parser("hw-test", help="show live what the die and the GPIO buttons send", description=(
-        "Open the die's port and claim the buttons' pins, and print every die state, face and press."))
-    p.add_argument("--die", metavar="URL", help="the die's port: a device, /dev/serial/by-id/…, socket://, loop://")
-    p.add_argument("--pin", action="append", default=[], metavar="BCM=ACTION", help="a button, e.g. 17=roll")
-    p.add_argument("--seconds", type=float, help="stop after this long (default: until Ctrl-C)")
-    p.add_argument("--count", type=_bounded(1, 1_000_000), help="stop after this many faces and presses")
-    p.set_defaults(run=cmd_hw_test)
 
     p = sub.add_parser("board", help="boards and tracks")
     board_sub = p.add_subparsers(title="board commands", metavar="COMMAND")
@@ -409,22 +404,6 @@ def cmd_table(args: argparse.Namespace) -> int:
         if table is None:
             return 0
     return console.run(table, sys.stdin, sys.stdout, args.lang)
-
-
-def cmd_app(args: argparse.Namespace) -> int:
-    """The touchscreen app; Kivy is imported here only, so the engine and every other command run without it."""
-    try:
-        from ui import launch
-    except ImportError as error:
-        raise UsageError(f"the touchscreen app is not installed ({error}); use `companion table`") from None
-    try:
-        size = None if args.size is None else launch.parse_size(args.size)
-    except ValueError as error:
-        raise UsageError(str(error)) from None
-    try:
-        return launch.run(args.db, kiosk=args.kiosk, size=size)
-    except launch.NoDisplay as error:
-        raise UsageError(str(error)) from None
 
 
 def cmd_new(args: argparse.Namespace) -> int:
@@ -680,28 +659,6 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     print(f"{args.ruleset}, {args.players} players, seed {args.seed}")
     print(stats.report())
     return 0
-
-
-def cmd_die_sim(args: argparse.Namespace) -> int:
-    from hardware import tools  # the engine itself never needs pyserial or gpiozero
-
-    return tools.die_sim(args.link, args.script, args.bare, max(0.0, args.linger))
-
-
-def cmd_hw_test(args: argparse.Namespace) -> int:
-    from hardware import tools
-    from hardware.config import HardwareConfig
-
-    pins: dict[str, str] = {}
-    for pair in args.pin:
-        pin, _, action = pair.partition("=")
-        pins[pin.strip()] = action.strip()
-    try:
-        config = HardwareConfig.from_dict({"buttons": {"pins": pins}})
-    except ValueError as error:  # ConfigError names the bad pin or action
-        raise UsageError(str(error)) from None
-    actions = {pin: str(binding.press) for pin, binding in config.buttons.pins.items()}
-    return tools.hw_test(args.die, actions, args.seconds, args.count, args.lang)
 
 
 def cmd_board_check(args: argparse.Namespace) -> int:

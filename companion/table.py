@@ -406,10 +406,15 @@ class Table:
 
     @property
     def app_deals(self) -> bool:
-        """Whether the app may make the actions of chance: not when the setup says the people draw
-        the Tőzsde companies from the real cards (``"draw_by": "cards"``, §6, T2); then each draw
-        is entered as the card shows it."""
-        return self.game.setup.get("draw_by") != "cards"
+        """Whether the app may make the actions of chance, as the ruleset says for this game's setup
+        (:meth:`companion.ruleset.Ruleset.app_deals`); when not, each is entered as the real cards show it."""
+        return self.game.rules.app_deals()
+
+    @property
+    def chance_types(self) -> frozenset[str]:
+        """The types of action chance makes in this game (:meth:`deal_chance` makes them)."""
+        rules = self.game.rules
+        return frozenset(rules.chance_types + rules.setup_chance_types)
 
     def no_deal(self) -> Rejection:
         """Why :meth:`deal_chance` made nothing: the real cards are drawn in this game, or nothing is due."""

@@ -59,10 +59,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-CHANCE = frozenset({"draw", "shuffle"})
-"""Choices chance makes (the Tőzsde company draw, the Börse virtual shuffle): confirm asks the table to deal."""
-
-
 class GpioUnavailable(RuntimeError):
     """No usable pin library; ``said`` is the sentence for the screen."""
 
@@ -159,13 +155,14 @@ class Target:
     value: Any = None
 
     @classmethod
-    def of(cls, d: Described, deals: bool = True) -> Target:
-        """What confirm does with ``d``; ``deals`` is False when the table makes no action of chance
-        (the companies are drawn from the real cards: the banker enters each on the screen)."""
+    def of(cls, d: Described, deals: bool = True, chance: frozenset[str] = frozenset()) -> Target:
+        """What confirm does with ``d``; ``chance``: the types of action chance makes in the game (the
+        table's ``chance_types``): confirm asks the table to deal one, or, when ``deals`` is False (the
+        people draw from the real cards), leaves it to the banker on the screen."""
         kind = d.choice.type
         if kind == "roll":
             return cls(d, Confirm.ROLL)
-        if kind in CHANCE:
+        if kind in chance:
             return cls(d, Confirm.DEAL if deals else Confirm.SCREEN)
         if d.dialog is not None:
             return cls(d, Confirm.SCREEN)
@@ -184,6 +181,8 @@ class Picture:
     current: int | None = None
     deals: bool = True
     """Whether the table makes the actions of chance itself (:attr:`companion.table.Table.app_deals`)."""
+    chance: frozenset[str] = frozenset()
+    """The types of action chance makes in the game (:attr:`companion.table.Table.chance_types`)."""
 
     @property
     def choice(self) -> Described | None:
@@ -192,7 +191,7 @@ class Picture:
     @property
     def target(self) -> Target | None:
         """What confirm takes now (None: there is no choice)."""
-        return None if not self.choices else Target.of(self.choices[self.selected], self.deals)
+        return None if not self.choices else Target.of(self.choices[self.selected], self.deals, self.chance)
 
 
 @dataclass(frozen=True)
@@ -328,7 +327,8 @@ class ButtonPanel:
             else:
                 selected = next((i for i, d in enumerate(choices) if d.usual), 0)
             picture = self._picture = Picture(choices, selected, current if isinstance(current, int) else None,
-                                              bool(getattr(self.table, "app_deals", True)))
+                                              bool(getattr(self.table, "app_deals", True)),
+                                              frozenset(getattr(self.table, "chance_types", ())))
         self._tell(picture)
 
     # -- on gpiozero's thread ---------------------------------------------------------

@@ -1,18 +1,11 @@
-"""The board view: the Tőzsde hex board and the Die Börse track, drawn on Kivy's canvas from the engine's view.
+"""The board view: the market or the board, the board drawn on Kivy's canvas by the ruleset's panels.
 
-Nothing here is a rule: the fields (axial ``q, r``, kind, company, start
-site) come from the view's ``board`` (docs/tozsde.md), the spaces from its
-``track`` (docs/boerse.md), each figure's place from ``players[].position``.
-The widgets keep what they drew as a model (:attr:`HexBoard.cells`,
-:attr:`HexBoard.figures`, …) so a test can check it against the engine.
+Nothing here is a rule, and nothing names a game: a ruleset's ``board``
+panel (ui/panels.py) builds on :class:`Drawn`, which places each player's
+figure from ``players[].position`` and keeps what it drew as a model
+(:attr:`Drawn.cells`, :attr:`Drawn.figures`) so a test can check it
+against the engine.
 
-The hex geometry is pointy-top: the die's six directions of the house board
-(1 up-right, 2 right, 3 down-right, … 6 up-left) are the six neighbours.
-
->>> hex_centre(0, 0), hex_centre(1, 0), hex_centre(0, 1)
-((0.0, 0.0), (1.732, 0.0), (0.866, -1.5))
->>> grid_place(13, 8)
-(5, 1)
 >>> spread(1), spread(2)
 ([(0.0, 0.0)], [(-0.5, 0.0), (0.5, 0.0)])
 """
@@ -25,54 +18,17 @@ from typing import Any
 
 from kivy.app import App
 from kivy.core.text import Label as CoreLabel
-from kivy.graphics import Color, Ellipse, Line, Rectangle
-from kivy.properties import BooleanProperty, ListProperty, StringProperty
+from kivy.graphics import Color, Ellipse, Rectangle
+from kivy.properties import BooleanProperty, StringProperty
 from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.boxlayout import BoxLayout
-from kivy.uix.label import Label
 from kivy.uix.widget import Widget
 
-from ui import theme
-
-SQRT3 = math.sqrt(3)
-
-FIELD_COLOURS: dict[str, theme.RGBA] = {
-    "company": (0.26, 0.29, 0.36, 1),
-    "resort": (0.10, 0.55, 0.60, 1),
-    "casino": (0.62, 0.16, 0.30, 1),
-    "change": (0.12, 0.42, 0.75, 1),
-    "premium": (0.55, 0.45, 0.08, 1),
-    "tax": (0.45, 0.22, 0.62, 1),
-}
-"""The fill of a Tőzsde field by kind (§3)."""
-
-SPACE_COLOURS: dict[str, theme.RGBA] = {
-    "start": (0.85, 0.85, 0.85, 1),
-    "rise": (0.16, 0.50, 0.28, 1),
-    "fall": (0.68, 0.18, 0.18, 1),
-    "risk": (0.80, 0.62, 0.08, 1),
-    "domain": (0.26, 0.29, 0.36, 1),
-    "event": (0.12, 0.42, 0.75, 1),
-    "refund": (0.45, 0.22, 0.62, 1),
-}
-"""The fill of a Die Börse space by kind (B16)."""
-
-TRACK_COLUMNS = 8
-"""Die Börse's track is drawn in rows of eight spaces, read like text (0–7, 8–15, …)."""
+from ui import panels, theme
 
 OUTLINE: theme.RGBA = (0.02, 0.02, 0.03, 1)
 HERE: theme.RGBA = theme.TEXT
 """The frame of the field or space the current player stands on."""
-
-
-def hex_centre(q: int, r: int) -> tuple[float, float]:
-    """The centre of the field at axial ``q, r`` for a circumradius of 1, y upwards (pointy-top)."""
-    return round(SQRT3 * (q + r / 2), 3), round(-1.5 * r, 3) + 0.0
-
-
-def grid_place(index: int, columns: int) -> tuple[int, int]:
-    """The column and row of the ``index``-th space in rows of ``columns``."""
-    return index % columns, index // columns
 
 
 def spread(count: int) -> list[tuple[float, float]]:
@@ -110,16 +66,16 @@ class Figure:
     current: bool
 
 
-def _app() -> Any:
+def app() -> Any:
     return App.get_running_app()
 
 
-def _text(key: str) -> str:
-    a = _app()
+def text(key: str) -> str:
+    a = app()
     return str(a.t(a.lang, key))
 
 
-class _Drawn(Widget):
+class Drawn(Widget):
     """A widget whose canvas is redrawn from a model: the places (static) and the figures on them."""
 
     def __init__(self, **kwargs: Any) -> None:
@@ -209,153 +165,23 @@ class _Drawn(Widget):
             Ellipse(pos=(f.x - r, f.y - r), size=(2 * r, 2 * r))
 
 
-class HexBoard(_Drawn):
-    """The Tőzsde board (§3): 61 hexagonal fields, each company site with its number, start sites ringed (T2),
-    each player's figure in the player's colour on its field, the current player's larger and ringed."""
-
-    def _place_cells(self) -> dict[int, Cell]:
-        fields = self._view["board"]["fields"]
-        centres = {f["id"]: hex_centre(f["q"], f["r"]) for f in fields}
-        xs = [c[0] for c in centres.values()]
-        ys = [c[1] for c in centres.values()]
-        width, height = max(xs) - min(xs) + SQRT3, max(ys) - min(ys) + 2
-        radius = min(self.width / width, self.height / height)
-        left = self.x + (self.width - width * radius) / 2 - (min(xs) - SQRT3 / 2) * radius
-        bottom = self.y + (self.height - height * radius) / 2 - (min(ys) - 1) * radius
-        cells = {}
-        for f in fields:
-            cx, cy = centres[f["id"]]
-            mark = str(f["company"]) if f["kind"] == "company" else _text(f"ui.board.mark.{f['kind']}")
-            cells[f["id"]] = Cell(f["id"], left + cx * radius, bottom + cy * radius, radius, f["kind"], mark)
-        return cells
-
-    def _draw(self) -> None:
-        fields = {f["id"]: f for f in self._view["board"]["fields"]}
-        here = {f.place for f in self.figures if f.current}
-        with self.canvas:
-            for cell in self.cells.values():
-                r = cell.size * 0.95
-                Color(*(HERE if cell.id in here else FIELD_COLOURS.get(cell.kind, theme.BUTTON)))
-                Ellipse(pos=(cell.x - r, cell.y - r), size=(2 * r, 2 * r), segments=6)
-                if cell.id in here:
-                    inner = r * 0.86
-                    Color(*FIELD_COLOURS.get(cell.kind, theme.BUTTON))
-                    Ellipse(pos=(cell.x - inner, cell.y - inner), size=(2 * inner, 2 * inner), segments=6)
-                if fields[cell.id].get("start"):
-                    Color(*OUTLINE)
-                    Line(circle=(cell.x, cell.y, cell.size * 0.62), width=max(1.5, cell.size * 0.08))
-            self._draw_figures()
-            for cell in self.cells.values():
-                self._put(cell.mark, cell.x, cell.y, cell.size * 0.8, cell.size * 1.5)
-
-
-class TrackBoard(_Drawn):
-    """Die Börse's track (B16): every space in rows of ten with its kind's colour, amount or company,
-    and each player's stone in the player's colour, the current player's larger and ringed."""
-
-    def _grid(self) -> tuple[int, float, float]:
-        count = len(self._view["track"]["spaces"])
-        rows = max(1, math.ceil(count / TRACK_COLUMNS))
-        return rows, self.width / TRACK_COLUMNS, self.height / rows
-
-    def _place_cells(self) -> dict[int, Cell]:
-        rows, w, h = self._grid()
-        cells = {}
-        for index, space in enumerate(self._view["track"]["spaces"]):
-            column, row = grid_place(index, TRACK_COLUMNS)
-            cells[index] = Cell(index, self.x + (column + 0.5) * w, self.top - (row + 0.5) * h, min(w, h) * 0.32,
-                                space["kind"], self._mark(space))
-        return cells
-
-    def _anchor(self, cell: Cell) -> tuple[float, float, float]:
-        """The stones stand in a band along the space's bottom, under its text."""
-        _rows, w, h = self._grid()
-        return cell.x, cell.y - h * 0.3, min(h * 0.26, w * 0.26)
-
-    def _mark(self, space: dict[str, Any]) -> str:
-        kind = space["kind"]
-        amount = space.get("amount")
-        signed = "" if not isinstance(amount, int) else (f"+{amount}" if amount >= 0 else f"−{-amount}")
-        if kind == "domain":
-            return f"{space.get('company', '')}\n{signed}"
-        if kind in ("rise", "fall"):
-            return signed if kind == "rise" else f"−{abs(amount or 0)}"
-        return _text(f"ui.board.mark.{kind}")
-
-    def _draw(self) -> None:
-        _rows, w, h = self._grid()
-        gap = max(1.0, min(w, h) * 0.06)
-        here = {f.place for f in self.figures if f.current}
-        with self.canvas:
-            for cell in self.cells.values():
-                left, bottom = cell.x - w / 2 + gap, cell.y - h / 2 + gap
-                Color(*(HERE if cell.id in here else SPACE_COLOURS.get(cell.kind, theme.BUTTON)))
-                Rectangle(pos=(left, bottom), size=(w - 2 * gap, h - 2 * gap))
-                if cell.id in here:
-                    Color(*SPACE_COLOURS.get(cell.kind, theme.BUTTON))
-                    Rectangle(pos=(left + 2 * gap, bottom + 2 * gap), size=(w - 6 * gap, h - 6 * gap))
-            self._draw_figures()
-            font = min(h * 0.24, w * 0.3)
-            for cell in self.cells.values():
-                top = cell.y + h / 2 - gap
-                number = self._label(str(cell.id), font * 0.7, w, bold=False)
-                Color(1, 1, 1, 1)
-                Rectangle(texture=number, pos=(cell.x - w / 2 + 2 * gap, top - number.height), size=number.size)
-                lines = cell.mark.split("\n")
-                for i, line in enumerate(lines):
-                    y = cell.y - h * 0.02 - (i - (len(lines) - 1) / 2) * font
-                    self._put(line, cell.x, y, font, w - 3 * gap)
-
-
 class BoardPanel(BoxLayout):
-    """The board of the game shown: the Tőzsde hex board with its key, or the Die Börse track."""
+    """The board of the game shown, as the ruleset's panels draw it (``board`` in ui/panels.py); empty
+    for a ruleset without one. The drawing is made again only when the ruleset changes."""
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        self.hexes = HexBoard()
-        self.track = TrackBoard()
-        self.key = BoxLayout(orientation="vertical", size_hint_x=None)
-        self.shown: _Drawn | None = None
-        self._key_made_for: tuple[str, float] | None = None
+        self.shown: Any = None
 
     def show(self, view: dict[str, Any], colours: list[str]) -> None:
-        wanted: _Drawn = self.hexes if "board" in view else self.track
-        if wanted is not self.shown:
+        make = panels.of(view["ruleset"]).board
+        if make is None or not isinstance(self.shown, make):
             self.clear_widgets()
-            self.add_widget(wanted)
-            if wanted is self.hexes:
-                self.add_widget(self.key)
-            self.shown = wanted
-        if wanted is self.hexes:
-            self._draw_key()
-        wanted.show(view, colours)
-
-    def _draw_key(self) -> None:
-        """The kinds of field other than company sites (§3), named in the screen's language.
-
-        The key changes only with the language and the size: made again only then, not on
-        every action (making its labels cost a 60 Hz frame's worth of time).
-        """
-        a = _app()
-        made_for = (a.lang, a.unit)
-        if self._key_made_for == made_for:
-            return
-        self._key_made_for = made_for
-        self.key.clear_widgets()
-        self.key.width = a.unit * 6.2
-        for kind in ("resort", "casino", "change", "premium", "tax", "start"):
-            mark = "" if kind == "start" else _text(f"ui.board.mark.{kind}")
-            row = KeyRow(text=_text(f"ui.board.kind.{kind}"), mark=mark, ring=kind == "start",
-                         colour=list(FIELD_COLOURS.get(kind, FIELD_COLOURS["company"])))
-            self.key.add_widget(row)
-
-
-class KeyRow(Label):
-    """One line of the board's key: a swatch of the kind's colour (a ring for a start site), and its name."""
-
-    colour = ListProperty(list(theme.PANEL))
-    ring = BooleanProperty(False)
-    mark = StringProperty("")
+            self.shown = None if make is None else make()
+            if self.shown is not None:
+                self.add_widget(self.shown)
+        if self.shown is not None:
+            self.shown.show(view, colours)
 
 
 class MarketOrBoard(ButtonBehavior, BoxLayout):

@@ -24,7 +24,7 @@ from ui.widgets import BigButton, Stepper, app
 
 
 class CashStepper(BoxLayout):
-    """Cash in coarse and fine steps, from 0 to ``most`` (−1 for no limit: Tőzsde's Exchange pays any amount)."""
+    """Cash in coarse and fine steps, from 0 to ``most`` (−1 for no limit: an exchange that pays any amount)."""
 
     value = NumericProperty(0)
     most = NumericProperty(-1)

@@ -187,7 +187,7 @@ class Session:
             lambda t: t.correct(player, cash=cash, shares=shares or None, reason=reason, source="banker")))
 
     def deal(self) -> Outcome | None:
-        """The action of chance due now, made by the app (the Tőzsde draw, the Börse shuffle)."""
+        """The action of chance due now, made by the app (a company drawn, a virtual deck shuffled)."""
         return self._refused_too(self._guard(lambda t: t.deal_chance("app")))
 
     def _refused_too(self, outcome: Outcome | None) -> Outcome | None:

@@ -283,6 +283,15 @@ def path_pad(title: str, path: str, presets: Sequence[str], done: Callable[[str]
     return pad
 
 
+class ListView(ModalView):
+    """A modal list with a title, rows of widgets and a Close button (the rule is in start.kv)."""
+
+    title = StringProperty("")
+
+    def add_row(self, widget: Any) -> None:
+        self.ids.rows.add_widget(widget)
+
+
 class PathPad(Pad):
     """A path is long: up to :data:`PATH_LENGTH` characters, its end shown when it does not fit."""
 

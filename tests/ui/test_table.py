@@ -57,7 +57,7 @@ def test_a_short_tozsde_game_by_taps_alone(app: Any) -> None:
     tap("start:new")
     tap("new:ruleset:tozsde")
     tap("new:remove:2")  # three names are offered: two players play
-    tap("new:order:hand")
+    tap("new:order_by:hand")
     tap("new:option:timed_rounds:plus")  # T11: end after 5 rounds
     tap("new:start")
     assert app.manager.current == "table"
@@ -81,7 +81,7 @@ def test_a_short_tozsde_game_by_taps_alone(app: Any) -> None:
 def test_a_short_boerse_game_by_taps_alone(app: Any) -> None:
     tap("start:new")
     tap("new:ruleset:boerse")
-    tap("new:youngest:1")  # B15: the youngest begins
+    tap("new:first_player:1")  # B15: the youngest begins
     tap("new:start")
     t = table(app)
     assert t.state.current == 1 and t.state.phase == "trade"  # the virtual deck was shuffled by the app

@@ -20,7 +20,7 @@ from kivy.uix.label import Label
 
 from hardware.config import BCM_PINS, Binding, ButtonAction, HardwareConfig
 from ui import theme
-from ui.widgets import BigButton, Caption, Stepper, app
+from ui.widgets import BigButton, Caption, ListView, Stepper, app
 
 BY_ID = Path("/dev/serial/by-id")
 
@@ -111,7 +111,6 @@ class HardwareSettings:
     # -- the die ---------------------------------------------------------------------
     def choose_die(self, ports: list[str] | None = None) -> None:
         """The list of the die's ports: ``ports``, by default those of this machine (:func:`detected_ports`)."""
-        from ui.screens.start import ListView
 
         a = app()
         config = a.settings.hardware_config()
@@ -155,7 +154,6 @@ class HardwareSettings:
 
     # -- the buttons -------------------------------------------------------------------
     def edit_buttons(self) -> None:
-        from ui.screens.start import ListView
 
         a = app()
         view = ListView(title=a.t(a.lang, "ui.settings.buttons_title"))

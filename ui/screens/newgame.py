@@ -1,9 +1,14 @@
-"""The new game screen: ruleset, players with names and figure colours, house options, order of play, the draw.
+"""The new game screen: ruleset, players with names and figure colours, the ruleset's setup choices, house options.
 
-Everything it offers comes from the rulesets' ``ruleset.json``: the number
-of players (``players.min``/``max``), the options with their defaults and
-bounds, which are house defaults (RULINGS). Names are picked from chips or
-typed on the on-screen letter pad; numbers are set with steppers.
+Every ruleset the engine finds is offered (:func:`companion.registry.available`),
+in the order of ``list_order`` in its ``ruleset.json``. Everything else it
+offers comes from that file and the rules class too: the number of players,
+the choices of the setup (``setup_choices``: a setup key and its values, e.g.
+the order of play; ``seat_choice``: a setup key naming one seat, e.g. who
+begins), the options with their defaults and bounds, which are house defaults
+(RULINGS). Their labels are the ruleset's own texts: ``<name>.setup.<key>``,
+``<name>.setup.<key>.<value>`` and ``<name>.option.<key>``. Names are picked
+from chips or typed on the on-screen letter pad; numbers are set with steppers.
 """
 
 from __future__ import annotations
@@ -17,6 +22,7 @@ from kivy.uix.label import Label
 from kivy.uix.screenmanager import Screen
 
 from companion import registry
+from companion.messages import register_package
 from ui import theme
 from ui.screens.start import ruleset_title, shown_value
 from ui.widgets import BigButton, Caption, Stepper, app, name_pad
@@ -24,18 +30,25 @@ from ui.widgets import BigButton, Caption, Stepper, app, name_pad
 NAMES = ("Anna", "Béla", "Csaba", "Dóra", "Emil", "Flóra", "Gábor", "Hanna", "Jonas", "Lena", "Max", "Sophie")
 """Names offered as chips on the name pad."""
 
-RULESETS = ("tozsde", "boerse")
 
 
 def ruleset_data(name: str) -> dict[str, Any]:
-    data: dict[str, Any] = registry.ruleset_class(name).read_json("ruleset.json")
+    """A ruleset's ``ruleset.json``; its texts join the catalogue (the labels of its options)."""
+    rules = registry.ruleset_class(name)
+    register_package(rules.package, rules.currency)
+    data: dict[str, Any] = rules.read_json("ruleset.json")
     return data
 
 
+def rulesets() -> list[str]:
+    """The rulesets offered, by ``list_order`` in their ``ruleset.json`` (those without it last), then by name."""
+    return sorted(registry.available(), key=lambda name: (ruleset_data(name).get("list_order", 1000), name))
+
+
 def player_limits(name: str) -> tuple[int, int]:
-    """The fewest and most players of a ruleset, as its ``ruleset.json`` says (B1 for Die Börse)."""
-    players = ruleset_data(name)["players"]
-    return int(players["min"]), int(players["max"])
+    """The fewest and most players of a ruleset, as its rules say."""
+    rules = registry.ruleset_class(name)
+    return rules.min_players, rules.max_players
 
 
 def house_default_keys(data: dict[str, Any]) -> set[str]:
@@ -84,27 +97,27 @@ class Player:
 class Draft:
     """The new game as set up so far."""
 
-    ruleset: str = "tozsde"
+    ruleset: str = ""
     players: list[Player] = field(default_factory=list)
     options: dict[str, Any] = field(default_factory=dict)
-    order_by: str = "rolloff"
-    draw_by: str = "app"
-    youngest: int = 0
+    choices: dict[str, Any] = field(default_factory=dict)
+    """The setup choices (``setup_choices``), each its first value at first."""
+    seat: int = 0
+    """The seat of ``seat_choice``, if the ruleset has one."""
 
     def setup(self) -> dict[str, Any]:
         """The engine's setup: only the options changed from their defaults are named."""
-        defaults = ruleset_data(self.ruleset).get("options", {})
+        data = ruleset_data(self.ruleset)
+        defaults = data.get("options", {})
         setup: dict[str, Any] = {
             "ruleset": self.ruleset,
             "players": [p.name for p in self.players],
             "colours": [p.colour for p in self.players],
             "options": {k: v for k, v in self.options.items() if defaults.get(k) != v},
         }
-        if self.ruleset == "tozsde":
-            setup["order_by"] = self.order_by
-            setup["draw_by"] = self.draw_by
-        else:
-            setup["first_player"] = self.youngest  # B15: the youngest player begins
+        setup.update(self.choices)
+        if "seat_choice" in data:
+            setup[data["seat_choice"]] = self.seat
         return setup
 
 
@@ -118,7 +131,7 @@ class NewGameScreen(Screen):
 
     def on_pre_enter(self, *_: Any) -> None:
         self.problem = ""
-        self.fresh_draft(self.draft.ruleset)
+        self.fresh_draft(self.draft.ruleset or rulesets()[0])
         self.build()
 
     def _redraw_if_shown(self) -> None:
@@ -136,6 +149,7 @@ class NewGameScreen(Screen):
             ruleset=ruleset,
             players=[Player(n, colours[i % len(colours)]) for i, n in enumerate(names)],
             options=dict(data.get("options", {})),
+            choices={key: values[0] for key, values in data.get("setup_choices", {}).items()},
         )
 
     def _last_names(self) -> list[str]:
@@ -174,7 +188,7 @@ class NewGameScreen(Screen):
             body.add_widget(Caption(text=text, bold=True, font_size=unit * 1.15, color=theme.SELECTED))
 
         row(*(button(f"new:ruleset:{name}", ruleset_title(name, a.lang), lambda n=name: self.pick_ruleset(n),
-                     d.ruleset == name) for name in RULESETS), label=a.t(a.lang, "ui.new.ruleset"))
+                     d.ruleset == name) for name in rulesets()), label=a.t(a.lang, "ui.new.ruleset"))
 
         lo, hi = player_limits(d.ruleset)
         heading(a.t(a.lang, "ui.new.players", min=lo, max=hi))
@@ -186,9 +200,10 @@ class NewGameScreen(Screen):
                 button(f"new:name:{seat}", player.name, lambda s=seat: self.edit_name(s)),
             ]
             widgets[0].colour = list(colour)
-            if d.ruleset == "boerse":
-                widgets.append(button(f"new:youngest:{seat}", a.t(a.lang, "ui.new.youngest") if d.youngest == seat else "·",
-                                      lambda s=seat: self.set_youngest(s), d.youngest == seat, size_hint_x=0.55))
+            if "seat_choice" in data:
+                key = data["seat_choice"]
+                widgets.append(button(f"new:{key}:{seat}", a.t(a.lang, f"{d.ruleset}.setup.{key}") if d.seat == seat else "·",
+                                      lambda s=seat: self.set_seat(s), d.seat == seat, size_hint_x=0.55))
             if len(d.players) > lo:
                 widgets.append(button(f"new:remove:{seat}", "X", lambda s=seat: self.remove(s), size_hint_x=None,
                                       width=row_h, colour=list(theme.BAD)))
@@ -196,22 +211,16 @@ class NewGameScreen(Screen):
         if len(d.players) < hi:
             row(button("new:add", a.t(a.lang, "ui.new.add"), self.add))
 
-        if d.ruleset == "tozsde":
-            heading(a.t(a.lang, "ui.new.order"))
-            row(button("new:order:rolloff", a.t(a.lang, "ui.new.order_rolloff"), lambda: self.set("order_by", "rolloff"),
-                       d.order_by == "rolloff"),
-                button("new:order:hand", a.t(a.lang, "ui.new.order_hand"), lambda: self.set("order_by", "hand"),
-                       d.order_by == "hand"))
-            heading(a.t(a.lang, "ui.new.draw"))
-            row(button("new:draw:app", a.t(a.lang, "ui.new.draw_app"), lambda: self.set("draw_by", "app"), d.draw_by == "app"),
-                button("new:draw:cards", a.t(a.lang, "ui.new.draw_cards"), lambda: self.set("draw_by", "cards"),
-                       d.draw_by == "cards"))
+        for key, values in data.get("setup_choices", {}).items():
+            heading(a.t(a.lang, f"{d.ruleset}.setup.{key}"))
+            row(*(button(f"new:{key}:{value}", a.t(a.lang, f"{d.ruleset}.setup.{key}.{value}"),
+                         lambda k=key, v=value: self.set_choice(k, v), d.choices.get(key) == value) for value in values))
 
         heading(a.t(a.lang, "ui.new.options"))
         house = house_default_keys(data)
         for key, default in data.get("options", {}).items():
             values = option_values(key, default, data)
-            label = a.t(a.lang, f"ui.option.{key}")
+            label = a.t(a.lang, f"{d.ruleset}.option.{key}")
             if key in house:
                 label += f" ({a.t(a.lang, 'ui.house_default')})"
             if values is None:
@@ -228,15 +237,15 @@ class NewGameScreen(Screen):
         self.fresh_draft(name)
         self.build()
 
-    def set(self, attribute: str, value: str) -> None:
-        setattr(self.draft, attribute, value)
+    def set_choice(self, key: str, value: Any) -> None:
+        self.draft.choices[key] = value
         self.build()
 
     def set_option(self, key: str, value: Any) -> None:
         self.draft.options[key] = value
 
-    def set_youngest(self, seat: int) -> None:
-        self.draft.youngest = seat
+    def set_seat(self, seat: int) -> None:
+        self.draft.seat = seat
         self.build()
 
     def next_colour(self, seat: int) -> None:
@@ -262,7 +271,7 @@ class NewGameScreen(Screen):
 
     def remove(self, seat: int) -> None:
         del self.draft.players[seat]
-        self.draft.youngest = min(self.draft.youngest, len(self.draft.players) - 1)
+        self.draft.seat = min(self.draft.seat, len(self.draft.players) - 1)
         self.build()
 
     def edit_name(self, seat: int) -> None:

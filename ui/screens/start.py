@@ -12,16 +12,7 @@ from kivy.uix.screenmanager import Screen
 
 from ui import theme
 from ui.banker import new_pin, with_pin
-from ui.widgets import BigButton, Caption, app
-
-
-class ListView(ModalView):
-    """A modal list with a title, rows of widgets and a Close button."""
-
-    title = StringProperty("")
-
-    def add_row(self, widget: Any) -> None:
-        self.ids.rows.add_widget(widget)
+from ui.widgets import BigButton, Caption, ListView, app
 
 
 def ruleset_title(name: str, language: str) -> str:

@@ -34,15 +34,12 @@ from companion.actions import Choice
 from companion.describe import Described, Dialog, Group
 from hardware.buttons import Confirm, Target
 from ui import board as _board  # noqa: F401  (registers MarketOrBoard for table.kv)
-from ui import banker, theme
+from ui import banker, panels, theme
 from ui.screens.choice_dialogs import CasinoDialog, ChoiceView, FieldsDialog, OrderDialog
 from ui.widgets import BigButton, app
 
 ORDER = {Group.DICE: 0, Group.TRADE: 1, Group.CREDIT: 2, Group.CASINO: 3, Group.SETUP: 4, Group.TURN: 5, Group.CORRECTION: 6}
 """The order of the action buttons after the usual one."""
-
-PER_VALUE = ("roll", "pick", "draw")
-"""Choices shown as one button per allowed value (the die's faces, the packages, the companies)."""
 
 ROW_FONT = 0.85
 """The players' rows' text size in units, where it fits."""
@@ -160,7 +157,7 @@ class TableScreen(Screen):
         described = table.describe(a.lang) if table.writable else []
         self._draw_said(view, described)
         self._draw_actions(table, described)
-        self._maybe_deal(table, view)
+        self._maybe_deal(table)
 
     def _last_roll(self, table: Any) -> int | None:
         """The latest die value in the journal (rolls are actions like any other)."""
@@ -203,28 +200,13 @@ class TableScreen(Screen):
             self._draw_players(*self._players_shown)
 
     def _draw_market(self, view: dict[str, Any]) -> None:
+        """The market panel as the ruleset's own panels draw it (ui/panels.py)."""
         a = app()
-        lang = a.lang
-        boerse = "prices" in view
+        shown = panels.of(view["ruleset"])
         cells = reuse(self.ids.market, self._cells, len(view["companies"]), self._cell)
         for cell, company in zip(cells, view["companies"]):
-            if boerse:
-                text = f"[b]{company['id']}[/b]  {a.money(company['price'])} · {company['exchange']}×"
-            else:
-                buy = "—" if company["buy"] is None else a.number(company["buy"])
-                sell = "—" if company["sell"] is None else a.number(company["sell"])
-                text = f"[b]{company['id']:>2}[/b]  {company['exchange']}×  {buy} / {sell}"
-            cell.text, cell.font_size = text, a.unit * 0.85
-        notes = []
-        if boerse:
-            notes.append(a.t(lang, "ui.table.dividend", amount=a.money(view["dividend_now"])))
-            notes.append(a.t(lang, "ui.table.fiscus", amount=a.money(view["fiscus"])))
-            rounds = view.get("deck", {}).get("rounds_left")
-            if rounds is not None:
-                notes.append(a.t(lang, "ui.table.rounds_left", rounds=rounds))
-        else:
-            notes.append(a.t(lang, "ui.table.market_key"))
-        self.market_note = " · ".join(notes)
+            cell.text, cell.font_size = shown.market_cell(a, company, view), a.unit * 0.85
+        self.market_note = shown.market_note(a, view)
 
     @staticmethod
     def _cell() -> Label:
@@ -238,7 +220,7 @@ class TableScreen(Screen):
         said = a.said
         if debt is not None:
             debtor = view["players"][debt["debtor"]]["name"]
-            # how it can be covered, as the legal choices say: Tőzsde has no credit (§8, note)
+            # how it can be covered, as the legal choices say: a game may have no credit
             can_borrow = any(d.group == Group.CREDIT for d in described)
             key = "ui.table.owed" if can_borrow else "ui.table.owed_sell"
             owed = a.t(a.lang, key, player=debtor, amount=a.money(debt["total"]))
@@ -284,11 +266,12 @@ class TableScreen(Screen):
         if table.state.finished:  # the ranking and the chart, again after a look at the table
             add("table:end", a.t(a.lang, "ui.end.show"), lambda: setattr(a.manager, "current", "end"), theme.GOOD)
             described = []
+        per_value = table.game.rules.per_value_types  # one button per allowed value
         for d in described:
             colour = theme.GOOD if d.usual else theme.BUTTON
             if d.dialog is not None:
                 add(tap_name(d), d.label, partial(self.open_dialog, d), colour, stands=(d.choice, None))
-            elif d.param is not None and d.options and d.choice.type in PER_VALUE:
+            elif d.param is not None and d.options and d.choice.type in per_value:
                 wide = any(len(o.label) > 3 for o in d.options)
                 for option in d.options:
                     add(tap_name(d, option.value), option.label, partial(self.choose, d, option.value),
@@ -350,9 +333,10 @@ class TableScreen(Screen):
         if ringed is not None:
             self.ids.scroller.scroll_to(ringed, padding=self.ring_out / dp(1), animate=False)
 
-    def _maybe_deal(self, table: Any, view: dict[str, Any]) -> None:
-        """The Tőzsde company draw by the app (§6, T2): each company drawn in turn, each journaled."""
-        if self._dealing or table.setup.get("draw_by") != "app" or view["turn"]["phase"] != "draw":
+    def _maybe_deal(self, table: Any) -> None:
+        """The action of chance the ruleset lets the screen make by itself (``Ruleset.screen_deals``),
+        one at a time, each journaled."""
+        if self._dealing or not table.game.rules.screen_deals(table.state):
             return
         self._dealing = True
 

@@ -53,6 +53,10 @@ class Setup(Ruleset):
     max_players = 4
     board_key = "track"
     """The setup key of a group's own board (``companion new --board``)."""
+    setup_chance_types = ("shuffle",)
+    """The virtual deck's shuffle (B10) is made by the app."""
+    per_value_types = ("roll", "pick")
+    """The die's faces, and each package to pick, on a button of its own."""
     unexplained = Ruleset.unexplained | {"not_your_turn"}
     """The refusal for acting out of turn stands as the generic one says it."""
 

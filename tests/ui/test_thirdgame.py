@@ -1,0 +1,44 @@
+"""A third game, known only to the registry, offered on the new-game screen and played to its end
+by taps on the table screen, its market drawn by its own panels (tests/thirdgame/panels.py)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from companion import registry
+from tests.thirdgame.rules import Rules as CoinRules
+from tests.ui.support import find, tap, visible_ids
+
+
+@pytest.fixture
+def coin(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(registry, "_registered", dict(registry._registered))  # for this test only
+    registry.register("coin", CoinRules)
+
+
+def test_the_third_game_is_offered_played_to_its_end_and_shows_its_own_market(app: Any, coin: None) -> None:
+    tap("start:new")
+    tap("new:ruleset:coin")
+    assert "new:ruleset:tozsde" in visible_ids() and "new:ruleset:boerse" in visible_ids()
+    assert find("new:option:rounds") is not None  # its own options
+    tap("new:start")
+    assert app.manager.current == "table"
+    t = app.session.table
+    assert t.setup["ruleset"] == "coin" and 2 <= len(t.setup["players"]) <= 3
+    bank = 20_000 - 1_000 * len(t.setup["players"])
+    market = app.manager.get_screen("table")
+    assert [cell.text for cell in market._cells] == ["coin C: 4 left at 200 coins"]
+    assert market.market_note == f"bank {bank:,} coins"  # 20,000 less each player's 1,000
+    tap("act:buy:C")
+    assert t.state.players[0].shares == {"C": 1}
+    assert market._cells[0].text == "coin C: 3 left at 200 coins"
+    for step in range(400):
+        if t.state.finished:
+            break
+        before = t.length
+        tap(f"act:roll:{1 + step % 6}" if "roll" in {c.type for c in t.legal_actions()} else "act:end_turn")
+        assert t.length > before, app.said
+    assert t.state.finished
+    assert app.said  # the end is said

@@ -1,0 +1,68 @@
+"""A ruleset's screen panels: found in the ruleset's own folder, else the plain ones here.
+
+The app looks for the module ``panels`` in the package of the rules class
+(``companion.rulesets.<name>.panels``, or beside a third game's rules), the
+way the engine finds the rules themselves. It is the app's code kept in the
+game's folder: it may import Kivy and ``ui``, and the engine never imports
+it (tests/test_imports.py). Each of these functions it defines replaces the
+plain one:
+
+- ``market_cell(app, company, view) -> str``: one company's line in the
+  market panel (``company`` is an entry of the view's ``companies``);
+- ``market_note(app, view) -> str``: the line under the market;
+- ``board``: the class of the board's drawing, a widget with
+  ``show(view, colours)`` and ``redraw()`` (e.g. ``ui.board.HexPanel``); the
+  plain panels have none, and the board tab stays empty.
+
+>>> from types import SimpleNamespace
+>>> shown = SimpleNamespace(number=str)
+>>> market_cell(shown, {"id": "7", "exchange": 3, "buy": 900, "sell": None}, {})
+'[b] 7[/b]  3×  900 / —'
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from companion import registry
+
+
+def market_cell(app: Any, company: dict[str, Any], view: dict[str, Any]) -> str:
+    """The company, its shares at the exchange, the buying and the selling price (— where there is none)."""
+    buy = "—" if company["buy"] is None else app.number(company["buy"])
+    sell = "—" if company["sell"] is None else app.number(company["sell"])
+    return f"[b]{company['id']:>2}[/b]  {company['exchange']}×  {buy} / {sell}"
+
+
+def market_note(app: Any, view: dict[str, Any]) -> str:
+    """What the market's lines say."""
+    return str(app.t(app.lang, "ui.table.market_key"))
+
+
+@dataclass(frozen=True)
+class Panels:
+    """The panels of one ruleset."""
+
+    market_cell: Callable[[Any, dict[str, Any], dict[str, Any]], str]
+    market_note: Callable[[Any, dict[str, Any]], str]
+    board: type[Any] | None
+
+
+_found: dict[str, Panels] = {}
+
+
+def of(ruleset: str) -> Panels:
+    """The panels of the ruleset named ``ruleset`` (looked up once)."""
+    package = registry.ruleset_class(ruleset).package
+    if package not in _found:
+        try:
+            module: Any = importlib.import_module(f"{package}.panels")
+        except ModuleNotFoundError as error:
+            if error.name != f"{package}.panels":
+                raise
+            module = None
+        _found[package] = Panels(getattr(module, "market_cell", market_cell), getattr(module, "market_note", market_note),
+                                 getattr(module, "board", None))
+    return _found[package]
