@@ -1,7 +1,12 @@
 """The game journal: the durable, hash-chained record of every game, in SQLite.
 
-* :mod:`companion.journal.store` — the :class:`Journal` file: reading,
-  checked writes, undo and redo, check, repair, backup, export and import;
+* :mod:`companion.journal.store` — the :class:`Journal`: checked writes, undo and redo, snapshots;
+  it is composed of the four modules below;
+* :mod:`companion.journal.connection` — opening, checking and migrating the file; its connections and transactions;
+* :mod:`companion.journal.reading` — the list of games, a game read and verified, its history;
+* :mod:`companion.journal.health` — the whole-file check, games missing from the file, and backup;
+* :mod:`companion.journal.export` — export and import of a game;
+* :mod:`companion.journal.records` — what the journal hands out: games, entries, check results;
 * :mod:`companion.journal.chain` — the hash chain and the line's head;
 * :mod:`companion.journal.schema` — the tables and their migrations;
 * :mod:`companion.journal.errors` — what can go wrong, as one sentence;
