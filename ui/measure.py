@@ -18,10 +18,28 @@ cache keyed by those settings:
 >>> measure = sizes.for_label(Label())
 >>> measure("Rubin"), measure("Rubin"), sizes.measured
 ((50, 20), (50, 20), 1)
+
+The cache replaces methods of Kivy's provider for the whole process, and its
+key is a copy of the names of Kivy's label options that change a text's
+width. A Kivy release may add or rename such an option, and a stale key
+would then give a text the width of another font without any error. So
+:func:`install` first checks that Kivy is the release the copy was made
+for (:data:`KIVY_SERIES`) and that the options a provider label carries
+are exactly :data:`KIVY_OPTIONS` (the font options and the others); if
+either differs it leaves Kivy's own measuring in place and logs one
+warning (:func:`mismatch` says why):
+
+>>> mismatch("2.3.1", KIVY_OPTIONS) is None
+True
+>>> mismatch("2.4.0", KIVY_OPTIONS)
+'Kivy 2.4.0, not 2.3.x'
+>>> mismatch("2.3.1", KIVY_OPTIONS | {"font_weight"})
+"Kivy's label options differ: new font_weight"
 """
 
 from __future__ import annotations
 
+import logging
 from typing import Any, Callable
 
 Extents = tuple[int, int]
@@ -31,6 +49,18 @@ FONT_OPTIONS = ("font_size", "font_name_r", "bold", "italic", "underline", "stri
                 "font_hinting", "font_kerning", "font_features", "font_direction", "font_script_name",
                 "font_context", "font_family", "text_language")
 """A label's options that change how wide a text is drawn: the widths are kept per combination of them."""
+
+OTHER_OPTIONS = frozenset({
+    "text", "font_name", "halign", "valign", "shorten", "mipmap", "line_height", "strip", "strip_reflow",
+    "shorten_from", "split_str", "unicode_errors", "font_blended", "base_direction", "limit_render_to_text_bbox",
+    "color", "outline_color", "padding", "padding_x", "padding_y", "text_size"})
+"""A label's other options in Kivy 2.3: they change where a text is drawn or how it is wrapped, not its width."""
+
+KIVY_OPTIONS = frozenset(FONT_OPTIONS) | OTHER_OPTIONS
+"""Every option Kivy 2.3's text provider gives a label; another set means the copy above is stale."""
+
+KIVY_SERIES = "2.3."
+"""The Kivy releases (their version's beginning) :data:`FONT_OPTIONS` was copied from."""
 
 LIMIT = 20_000
 """Widths kept per font at most; past that the font's widths are measured afresh."""
@@ -66,14 +96,31 @@ class ExtentsCache:
         return extents
 
 
-def install() -> ExtentsCache:
+def mismatch(version: str, options: frozenset[str] | set[str]) -> str | None:
+    """Why the cache does not fit a Kivy of ``version`` whose provider labels carry ``options``; None if it does."""
+    if not version.startswith(KIVY_SERIES):
+        return f"Kivy {version}, not {KIVY_SERIES}x"
+    if options != KIVY_OPTIONS:
+        changes = [f"new {', '.join(sorted(options - KIVY_OPTIONS))}" if options - KIVY_OPTIONS else "",
+                   f"gone {', '.join(sorted(KIVY_OPTIONS - options))}" if KIVY_OPTIONS - options else ""]
+        return "Kivy's label options differ: " + "; ".join(c for c in changes if c)
+    return None
+
+
+def install() -> ExtentsCache | None:
     """Make the text provider in use (and the markup labels made from it) measure each text once per font;
-    once per process, the same cache for every later call."""
+    once per process, the same cache for every later call. None, with one warning logged, if the installed
+    Kivy is not the one :data:`FONT_OPTIONS` was copied from (:func:`mismatch`): Kivy measures as it does."""
+    import kivy
     from kivy.core.text import Label as Provider
 
     installed: ExtentsCache | None = getattr(Provider, "_extents_cache", None)
     if installed is not None:
         return installed
+    why = mismatch(kivy.__version__, set(Provider().options))
+    if why is not None:
+        logging.getLogger(__name__).warning("Text widths measured by Kivy on every redraw, not kept: %s", why)
+        return None
     cache = ExtentsCache(Provider.get_extents)
 
     def get_cached_extents(label: Any) -> Callable[[str], Extents]:

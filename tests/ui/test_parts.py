@@ -47,6 +47,39 @@ def test_kept_widths_are_the_widths_the_text_provider_measures(app: object, monk
     assert laid_out() == kept_layout  # measured afresh: the same lines
 
 
+@pytest.mark.parametrize("change", ["version", "extra option", "missing option"])
+def test_the_width_cache_is_installed_only_on_the_kivy_it_was_written_for(
+        app: object, change: str, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    """ui.measure.install() keeps widths only on Kivy 2.3 whose labels carry exactly the options it copies;
+    on another Kivy (a faked version, a faked new or gone option) Kivy's own measuring stays, with one warning."""
+    import kivy
+    from kivy.core.text import Label as Provider
+
+    from ui import measure
+
+    installed = Provider._extents_cache
+    assert installed is not None and measure.install() is installed  # the current Kivy: installed
+    assert measure.mismatch(kivy.__version__, set(Provider().options)) is None
+    assert measure.FONT_OPTIONS and set(measure.FONT_OPTIONS) <= measure.KIVY_OPTIONS
+
+    kivys_own = installed._measure
+    monkeypatch.delattr(Provider, "_extents_cache")
+    monkeypatch.setattr(Provider, "get_extents", kivys_own)
+    monkeypatch.setattr(Provider, "get_cached_extents", lambda label: label.get_extents)
+    if change == "version":
+        monkeypatch.setattr(kivy, "__version__", "2.4.0")
+    elif change == "extra option":  # the installed Kivy has an option the copy lacks
+        monkeypatch.setattr(measure, "KIVY_OPTIONS", measure.KIVY_OPTIONS - {"font_kerning"})
+    else:  # the copy names an option the installed Kivy lacks
+        monkeypatch.setattr(measure, "KIVY_OPTIONS", measure.KIVY_OPTIONS | {"font_weight"})
+    with caplog.at_level("WARNING", logger="ui.measure"):
+        assert measure.install() is None
+    assert Provider.get_extents is kivys_own and not hasattr(Provider, "_extents_cache")
+    warnings = [r for r in caplog.records if r.name == "ui.measure"]
+    assert len(warnings) == 1 and {"version": "2.4.0", "extra option": "new font_kerning",
+                                   "missing option": "gone font_weight"}[change] in warnings[0].getMessage()
+
+
 def test_rows_lay_children_left_to_right_from_the_top(app: object) -> None:
     """ui.widgets.Rows (the table's action buttons): in the order added, wrapped at the width, the rows
     from the top; as high as the rows, or its least height."""
