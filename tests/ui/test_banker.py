@@ -151,6 +151,7 @@ def test_the_end_of_the_game_shows_the_ranking_and_the_charts(app: Any) -> None:
     assert [s.name for s in chart.series] == ["Anna", "Bernd", "Clara"]
     assert len(chart.series[0].values) == table.length + 1
     assert len(chart.canvas.children) > 20  # lines, grid and legend were drawn
+    assert screen.has_prices  # the ruleset keeps prices: their tab is offered
     tap("end:prices")
     assert [s.name for s in chart.series] == table.series().companies
 
@@ -169,6 +170,7 @@ def test_a_game_that_ends_by_a_tap_brings_the_end_screen(
     app.session.act(last)
     frames()
     assert app.manager.current == "end"
+    assert not app.manager.get_screen("end").has_prices  # no prices in this ruleset: no tab for them
     assert f"game {game_id} finished" in requested.read_text()  # the backup after every finished game
     tap("end:back")  # a look at the table: the end screen is one tap away, no action is offered
     assert app.manager.current == "table" and not [i for i in visible_ids() if i.startswith("act:")]
@@ -194,8 +196,11 @@ def test_the_table_opens_the_history_and_from_there_the_correction(app: Any) -> 
 def test_the_rules_cite_every_entry_and_mark_house_defaults(app: Any) -> None:
     from ui.screens.rules import RuleRow
 
+    from ui.screens.newgame import rulesets
+
     tap("start:rules")
     assert app.manager.current == "rules"
+    assert app.manager.get_screen("rules").ruleset == rulesets()[0]  # no game open: the first game offered
     tap("rules:boerse")
     rows = [w for w in app.manager.get_screen("rules").walk(restrict=True) if isinstance(w, RuleRow)]
     entries = rulebook("boerse")

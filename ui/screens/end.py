@@ -1,6 +1,8 @@
 """The end of the game: the ranking and a chart of every player's fortune over the game.
 
-Die Börse also shows its six prices (a second tab). The series come from
+A game whose ruleset keeps prices (``prices()`` of its rules names
+companies) also shows their prices over the game in a second tab; a game
+without them shows no such tab. The series come from
 :meth:`companion.table.Table.series`, kept up to date by the table, so the
 chart costs no replay. Corrections are marked on the chart.
 """
@@ -20,7 +22,8 @@ PRICE_COLOURS: tuple[theme.RGBA, ...] = (
     (0.62, 0.66, 0.72, 1), (0.30, 0.80, 0.75, 1), (0.98, 0.85, 0.25, 1),
     (0.90, 0.35, 0.55, 1), (0.70, 0.50, 0.30, 1), (0.55, 0.75, 0.98, 1),
 )
-"""Die Börse's six packages, apart from the figure colours."""
+"""The price lines' colours, apart from the figure colours, in the order of the ruleset's companies
+(repeated if a ruleset has more)."""
 
 
 class RankRow(BoxLayout):
@@ -65,7 +68,7 @@ class EndScreen(LiveScreen):
                 rows.add_widget(RankRow(place=f"{place}.", name=p["name"], amount=amount,
                                         colour=list(colours[seat])))
         series = table.series()
-        self.has_prices = bool(series.companies)
+        self.has_prices = bool(series.companies)  # the ruleset's prices: none, no tab
         if self.showing == "prices" and self.has_prices:
             chart.series = [Series(c, PRICE_COLOURS[i % len(PRICE_COLOURS)], series.prices[c])
                             for i, c in enumerate(series.companies)]

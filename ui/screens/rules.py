@@ -14,6 +14,7 @@ from kivy.uix.boxlayout import BoxLayout
 
 from companion import registry
 from companion.rulebook import EntryKind, rulebook
+from ui.screens.newgame import rulesets
 from ui.screens.start import ruleset_title, shown_value
 from ui.widgets import Caption, LiveScreen, app
 
@@ -26,7 +27,8 @@ class RuleRow(BoxLayout):
 
 
 class RulesScreen(LiveScreen):
-    ruleset = StringProperty("tozsde")
+    ruleset = StringProperty("")
+    """The ruleset shown: the open game's, else the one last chosen, else the first the new game screen offers."""
     back_to = StringProperty("start")
 
     def on_pre_enter(self, *_: Any) -> None:
@@ -42,6 +44,8 @@ class RulesScreen(LiveScreen):
 
     def refresh(self) -> None:
         a = app()
+        if self.ruleset not in registry.available():
+            self.ruleset = rulesets()[0]
         tabs = self.ids.tabs
         tabs.clear_widgets()
         from ui import theme
