@@ -125,7 +125,7 @@ def scenes() -> dict[str, Callable[[Any], None]]:
         play_until(app, tozsde, 11, lambda t: any(c.type == "bet" for c in t.legal_actions()))
         app.manager.current = "table"
         screen = app.manager.get_screen("table")
-        screen.open_dialog(next(d for d in app.session.table.describe(app.lang) if d.dialog == "casino"))
+        screen.open_dialog(next(d for d in app.session.table.describe(app.lang) if d.choice.type == "bet"))
         from kivy.core.window import Window
 
         Window.children[0].toggle(3)  # two numbers called: the dialog says what that pays

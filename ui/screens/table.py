@@ -6,8 +6,7 @@ described choices (:func:`companion.describe.describe`); the screen prices
 nothing itself. A choice with one free parameter is a row of buttons (the
 die's six faces, the packages to pick) or, for trading, one button for the
 usual count and a "More…" for the others; a choice with several parameters
-opens a dialog driven by its limits (the casino bet, the order by hand, a
-real card).
+opens the dialog of the form it takes, driven by its limits (:mod:`ui.screens.choice_dialogs`).
 
 With GPIO buttons that select (next, previous, confirm; :mod:`ui.devices`),
 the button that does what confirm would do wears a ring: the adapter
@@ -35,11 +34,11 @@ from companion.describe import Described, Dialog, Group
 from hardware.buttons import Confirm, Target
 from ui import board as _board  # noqa: F401  (registers MarketOrBoard for table.kv)
 from ui import banker, panels, theme
-from ui.screens.choice_dialogs import CasinoDialog, ChoiceView, FieldsDialog, OrderDialog
+from ui.screens.choice_dialogs import FORMS, ChoiceView, FieldsDialog
 from ui.widgets import BigButton, app
 
-ORDER = {Group.DICE: 0, Group.TRADE: 1, Group.CREDIT: 2, Group.CASINO: 3, Group.SETUP: 4, Group.TURN: 5, Group.CORRECTION: 6}
-"""The order of the action buttons after the usual one."""
+ORDER = {group: rank for rank, group in enumerate(Group)}
+"""The order of the action buttons after the usual one: the groups' own order."""
 
 ROW_FONT = 0.85
 """The players' rows' text size in units, where it fits."""
@@ -221,7 +220,7 @@ class TableScreen(Screen):
         if debt is not None:
             debtor = view["players"][debt["debtor"]]["name"]
             # how it can be covered, as the legal choices say: a game may have no credit
-            can_borrow = any(d.group == Group.CREDIT for d in described)
+            can_borrow = any(d.group == Group.LOANS for d in described)
             key = "ui.table.owed" if can_borrow else "ui.table.owed_sell"
             owed = a.t(a.lang, key, player=debtor, amount=a.money(debt["total"]))
             said = f"{said}\n{owed}" if said else owed
@@ -376,14 +375,11 @@ class TableScreen(Screen):
         self.choose(d, value)
 
     def open_dialog(self, d: Described) -> None:
-        if d.dialog == Dialog.SHUFFLE:
+        """The dialog of the form ``d`` takes; chance the app deals opens none, the table deals it."""
+        if d.dialog == Dialog.DEAL:
             app().session.deal()
-        elif d.dialog == Dialog.ORDER:
-            OrderDialog(d, self.act).open()
-        elif d.dialog == Dialog.CASINO:
-            CasinoDialog(d, self.act).open()
         else:
-            FieldsDialog(d, self.act).open()
+            FORMS.get(d.dialog or Dialog.FIELDS, FieldsDialog)(d, self.act).open()
 
 
 W = TypeVar("W", bound=Widget)
