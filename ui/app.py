@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from importlib import import_module, resources
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from kivy.app import App
 from kivy.clock import Clock
@@ -86,6 +86,9 @@ class CompanionApp(App):
     selection = ObjectProperty(None, allownone=True)
     """What the GPIO buttons' confirm takes now (a :class:`hardware.buttons.Target`), ringed on the table
     screen; None without buttons that select (:mod:`ui.devices`)."""
+    view = ObjectProperty(None, allownone=True, force_dispatch=True)
+    """The open game as the screens draw it (a :class:`companion.table.TableView`; None without a game),
+    set anew whenever the game, the language or the size changes: a screen binds to it to draw again."""
 
     def __init__(
         self,
@@ -104,7 +107,6 @@ class CompanionApp(App):
         self.session = Session(db)
         self.session.listen(self._game_changed)
         self.startup_problem = settings_problem
-        self._redraws: list[Callable[[], None]] = []
         self._finished = False
         self._stopped = False
         """Whether the game shown was over at the last change (the end screen comes once, when it ends)."""
@@ -227,13 +229,10 @@ class CompanionApp(App):
         return messages.number(value, self.lang)
 
     # -- redrawing ---------------------------------------------------------------------
-    def on_redraw(self, redraw: Callable[[], None]) -> None:
-        """Call ``redraw()`` whenever the game, the language or the size changes."""
-        self._redraws.append(redraw)
-
     def redraw(self) -> None:
-        for redraw in list(self._redraws):
-            redraw()
+        """Set :attr:`view` anew from the open game: every screen bound to it draws again."""
+        table = self.session.table
+        self.view = None if table is None else table.view()
 
     def _game_changed(self) -> None:
         try:

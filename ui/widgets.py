@@ -339,7 +339,7 @@ class LiveScreen(Screen):
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.on_screen = False
-        App.get_running_app().on_redraw(self._changed)
+        App.get_running_app().bind(view=self._changed)
 
     def on_pre_enter(self, *_: Any) -> None:
         self.on_screen = True
@@ -348,7 +348,7 @@ class LiveScreen(Screen):
     def on_leave(self, *_: Any) -> None:
         self.on_screen = False
 
-    def _changed(self) -> None:
+    def _changed(self, *_: Any) -> None:
         if self.on_screen:
             self.refresh()
 

@@ -35,7 +35,7 @@ class StartScreen(Screen):
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        app().on_redraw(self.refresh)
+        app().bind(view=lambda *_: self.refresh())
 
     def on_pre_enter(self, *_: Any) -> None:
         self.refresh()

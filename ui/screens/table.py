@@ -111,7 +111,7 @@ class TableScreen(Screen):
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        app().on_redraw(self.refresh)
+        app().bind(view=lambda *_: self.refresh())
         self._dealing = False
         self._player_rows: list[PlayerRow] = []
         self._players_shown: tuple[dict[str, Any], list[str]] | None = None
@@ -132,7 +132,10 @@ class TableScreen(Screen):
         table = a.session.table
         if table is None:
             return
-        view = table.view().game
+        shown = a.view  # the view every screen draws, unless it is not this table's now
+        fresh = shown is not None and (shown.game_id, shown.length, shown.redo_depth) == (
+            table.game_id, table.length, table.redo_depth)
+        view = (shown if fresh else table.view()).game
         setup = table.setup
         colours = setup.get("colours") or []
         lang = a.lang
