@@ -20,10 +20,14 @@ from kivy.metrics import dp
 from kivy.properties import BooleanProperty, NumericProperty, ObjectProperty, StringProperty
 from kivy.uix.screenmanager import NoTransition, ScreenManager
 
-from companion import messages
+from companion import backup, messages
 from ui import display, errors, measure, texts, theme
-from ui.session import Session
+from ui.banker import new_pin, with_pin
+from ui.devices import Devices
+from ui.service import ServiceNotifier
+from ui.session import Session, problem
 from ui.settings import Display, Settings
+from ui.widgets import Pad
 
 COMMON_KV = ("common.kv", "start.kv")
 """Loaded before the first frame: the shared widgets and the start screen (``dialogs.kv`` with the settings dialog)."""
@@ -112,8 +116,6 @@ class CompanionApp(App):
         """Whether the game shown was over at the last change (the end screen comes once, when it ends)."""
         self.use_kivy_settings = False
         # -- the hardware and systemd (ui/devices.py, ui/service.py) --
-        from ui.devices import Devices
-
         self.pin_factory = pin_factory
         """gpiozero's pin factory for the buttons; None: lgpio on a Raspberry Pi (tests give a MockFactory)."""
         self.devices = Devices(self)
@@ -143,8 +145,6 @@ class CompanionApp(App):
         if self.session.table is not None:
             self.session.table.wake = self.session.wake
         Window.bind(on_mouse_down=self._input, on_mouse_up=self._input)
-        from ui.service import ServiceNotifier
-
         self.service = ServiceNotifier()
         self.service.start()
         self.faults = errors.install(self)  # a fault in the screen's code is a sentence, not the app's end
@@ -212,8 +212,6 @@ class CompanionApp(App):
 
     def say_key(self, key: str, **params: Any) -> None:
         """Show one of the app's own sentences as what just happened."""
-        from ui.session import problem
-
         self.session.last = problem(key, **params)
         self._say()
 
@@ -245,8 +243,6 @@ class CompanionApp(App):
         if table is not None and finished and not self._finished and getattr(self, "manager", None) is not None \
                 and self.manager.current == "table":
             self.manager.current = "end"  # the game just ended: the ranking and the chart
-            from companion import backup
-
             backup.request(f"game {table.game_id} finished")  # the appliance's path unit starts the backup
         self._finished = finished
         self.devices.game_changed()
@@ -284,9 +280,6 @@ class CompanionApp(App):
 
     def ask_leave(self) -> None:
         """Leave the app: in kiosk mode only after the banker's PIN (the pad; once, however often asked)."""
-        from ui.banker import with_pin
-        from ui.widgets import Pad
-
         if not self.kiosk:
             self.leave()
         elif not any(isinstance(child, Pad) for child in Window.children):
@@ -294,8 +287,6 @@ class CompanionApp(App):
 
     def ask_first_pin(self) -> None:
         """The kiosk's first start: the banker sets the PIN that leaving, deep undo and corrections ask for."""
-        from ui.banker import new_pin
-
         pad = new_pin("ui.pin.first")
         pad.ids.cancel.disabled = True  # there is no way round it in the kiosk
 

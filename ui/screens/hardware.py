@@ -20,7 +20,7 @@ from kivy.uix.label import Label
 
 from hardware.config import BCM_PINS, Binding, ButtonAction, HardwareConfig
 from ui import theme
-from ui.widgets import BigButton, Caption, ListView, Stepper, app
+from ui.widgets import BigButton, Caption, ListView, Stepper, app, path_pad
 
 BY_ID = Path("/dev/serial/by-id")
 
@@ -134,8 +134,6 @@ class HardwareSettings:
 
     def type_die_port(self, view: Any) -> None:
         """The port typed on the on-screen keys: a device path or a pyserial URL."""
-        from ui.widgets import path_pad
-
         a = app()
 
         def done(path: str) -> str | None:
