@@ -88,9 +88,15 @@ def stands_for(target: Target) -> tuple[Choice, Any]:
 
 
 class ChoiceButton(BigButton):
-    """One of the legal actions; ``stands_for`` is the choice and value it was made from (None: no choice)."""
+    """One of the legal actions; ``stands_for`` is the choice and value it was made from (None: no choice),
+    a tap calls ``run()`` (its kv rule)."""
 
     stands_for: tuple[Choice, Any] | None = None
+    run: Callable[[], Any] = staticmethod(lambda: None)
+
+
+class MarketCell(Label):
+    """One company's line of the market panel, as the ruleset's panels say it (its look: ``table.kv``)."""
 
 
 class TableScreen(Screen):
@@ -117,7 +123,7 @@ class TableScreen(Screen):
         self._players_shown: tuple[dict[str, Any], list[str]] | None = None
         self.ids.player_rows.bind(height=self._players_resized)
         self.ids.said.bind(width=self._said_resized, texture_size=self._said_drawn)
-        self._cells: list[Label] = []
+        self._cells: list[MarketCell] = []
         self._buttons: list[ChoiceButton] = []
         self._made: dict[str, ChoiceButton] = {}  # every action button made, by its tap id
         self._shown_actions: tuple[str, ...] = ()
@@ -205,16 +211,10 @@ class TableScreen(Screen):
         """The market panel as the ruleset's own panels draw it (ui/panels.py)."""
         a = app()
         shown = panels.of(view["ruleset"])
-        cells = reuse(self.ids.market, self._cells, len(view["companies"]), self._cell)
+        cells = reuse(self.ids.market, self._cells, len(view["companies"]), MarketCell)
         for cell, company in zip(cells, view["companies"]):
-            cell.text, cell.font_size = shown.market_cell(a, company, view), a.unit * 0.85
+            cell.text = shown.market_cell(a, company, view)
         self.market_note = shown.market_note(a, view)
-
-    @staticmethod
-    def _cell() -> Label:
-        cell = Label(markup=True, color=theme.TEXT, halign="left", valign="middle", shorten=True)
-        cell.bind(width=_wrap_to_width)
-        return cell
 
     def _draw_said(self, view: dict[str, Any], described: list[Described]) -> None:
         a = app()
@@ -319,7 +319,6 @@ class TableScreen(Screen):
         button = self._made.get(tap_id)
         if button is None:
             button = self._made[tap_id] = ChoiceButton()
-            button.bind(on_release=lambda b: b.run())
         return button
 
     def show_selection(self) -> None:
@@ -386,12 +385,6 @@ class TableScreen(Screen):
 
 
 W = TypeVar("W", bound=Widget)
-
-
-def _wrap_to_width(label: Label, width: float) -> None:
-    """A one-line label's text fits its width; its height is left free, so a label that only
-    changes height (the rows above a longer sentence) keeps its texture instead of drawing it again."""
-    label.text_size = (width, None)
 
 
 def reuse(parent: Widget, kept: list[W], count: int, make: Callable[[], W]) -> list[W]:
