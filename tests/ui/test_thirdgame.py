@@ -48,7 +48,8 @@ def test_the_third_game_is_offered_played_to_its_end_and_shows_its_own_market(ap
     assert app.said  # the end is said
 
 
-def test_a_choice_of_several_parameters_opens_the_form_of_fields(app: Any, coin: None) -> None:
+def test_a_choice_of_several_parameters_opens_the_form_of_fields(app: Any, coin: None,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
     """Any game's choice with several parameters, described by the base alone, opens the form of
     several fields by its form: one stepper per parameter, and OK makes the action of the values set."""
     from kivy.core.window import Window  # Kivy only once the app's fixture has configured it
@@ -61,7 +62,7 @@ def test_a_choice_of_several_parameters_opens_the_form_of_fields(app: Any, coin:
     tap("new:ruleset:tozsde")
     tap("new:start")
     made: list[dict[str, Any]] = []
-    app.manager.get_screen("table").act = made.append
+    monkeypatch.setattr(app.manager.get_screen("table"), "act", made.append)  # for this test only
     app.manager.get_screen("table").open_dialog(described)
     frames()
     assert isinstance(Window.children[0], FieldsDialog)
