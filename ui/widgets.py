@@ -127,6 +127,10 @@ class Rows(Layout):
             self.ring = ring
 
 
+class RowButton(BigButton):
+    """A button on a row of its own in a list or a dialog, a touch target high (``common.kv``)."""
+
+
 class Caption(Label):
     """A label that wraps within its width and grows to its text's height."""
 

@@ -16,7 +16,7 @@ from kivy.uix.modalview import ModalView
 
 from companion.describe import Described, Dialog, Option
 from ui import theme
-from ui.widgets import BigButton, Stepper, app
+from ui.widgets import RowButton, Stepper, app
 
 Act = Callable[[dict[str, Any]], None]
 """What OK does with the action the dialog made (the table screen's ``act``)."""
@@ -66,9 +66,9 @@ class PermutationDialog(ChoiceView):
         self.values = [o.value for o in options]
         self.names = [o.label for o in options]
         self.order: list[Any] = []
-        self.buttons: list[BigButton] = []
+        self.buttons: list[RowButton] = []
         for value, name in zip(self.values, self.names):
-            button = BigButton(tap_id=f"order:{value}", text=name, size_hint_y=None, height=a.unit * theme.TARGET)
+            button = RowButton(tap_id=f"order:{value}", text=name)
             button.bind(on_release=lambda *_, v=value: self.pick(v))
             self.buttons.append(button)
             self.ids.rows.add_widget(button)
@@ -117,9 +117,9 @@ class WagerDialog(ChoiceView):
         self.most = max((len(v) for v in self.allowed), default=1)
         self.members: list[Any] = []
         self.amount_hint = self.hint = a.t(a.lang, "ui.table.stake")
-        self.member_buttons: dict[Any, BigButton] = {}
+        self.member_buttons: dict[Any, RowButton] = {}
         for n in sorted({n for v in self.allowed for n in v}):
-            button = BigButton(tap_id=f"wager:call:{n}", text=str(n), size_hint_y=None, height=a.unit * theme.TARGET)
+            button = RowButton(tap_id=f"wager:call:{n}", text=str(n))
             button.bind(on_release=lambda *_, n=n: self.toggle(n))
             self.member_buttons[n] = button
             self.ids.rows.add_widget(button)

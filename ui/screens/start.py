@@ -11,12 +11,12 @@ from kivy.properties import BooleanProperty, StringProperty
 from kivy.uix.modalview import ModalView
 from kivy.uix.screenmanager import Screen
 
-from ui import display, theme
+from ui import display
 from ui.app import load_kv
 from ui.banker import new_pin, with_pin
 from ui.screens.hardware import HardwareSettings, buttons_summary, die_summary
 from ui.settings import Display
-from ui.widgets import BigButton, Caption, ListView, app
+from ui.widgets import Caption, ListView, RowButton, app
 
 
 def ruleset_title(name: str, language: str) -> str:
@@ -84,7 +84,7 @@ class StartScreen(Screen):
         for info in a.session.games():
             text = a.t(a.lang, "ui.saved.game", game=info.id, ruleset=ruleset_title(info.ruleset, a.lang),
                        count=info.length, updated=info.updated[:16].replace("T", " "))
-            button = BigButton(text=text, tap_id=f"saved:{info.id}", size_hint_y=None, height=a.unit * theme.TARGET)
+            button = RowButton(text=text, tap_id=f"saved:{info.id}")
             button.bind(on_release=lambda _b, gid=info.id: self._open_saved(view, gid))
             view.add_row(button)
         if not view.ids.rows.children:

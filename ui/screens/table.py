@@ -35,7 +35,7 @@ from hardware.buttons import Confirm, Target
 from ui import board as _board  # noqa: F401  (registers MarketOrBoard for table.kv)
 from ui import banker, panels, theme
 from ui.screens.choice_dialogs import FORMS, ChoiceView, FieldsDialog
-from ui.widgets import BigButton, app
+from ui.widgets import BigButton, RowButton, app
 
 ORDER = {group: rank for rank, group in enumerate(Group)}
 """The order of the action buttons after the usual one: the groups' own order."""
@@ -366,8 +366,7 @@ class TableScreen(Screen):
         a = app()
         view = ChoiceView(title=d.label, columns=2, has_ok=False)
         for option in d.options:
-            button = BigButton(tap_id=f"{tap_name(d)}:{option.value}", text=theme.printable(option.label), size_hint_y=None,
-                               height=a.unit * theme.TARGET)
+            button = RowButton(tap_id=f"{tap_name(d)}:{option.value}", text=theme.printable(option.label))
             button.bind(on_release=partial(self._chosen, view, d, option.value))
             view.ids.rows.add_widget(button)
         view.open()
