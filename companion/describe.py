@@ -228,7 +228,7 @@ def share_options(prices: list[int], currency: str, language: str) -> tuple[Opti
     """One option per count of shares, each with what that many cost or fetch one after another.
 
     ``prices`` are the ruleset's prices of the shares traded one after another
-    (Tőzsde's ladder, §4 and T3; Die Börse's one price for the whole trade, B4).
+    (a ladder's price for each share in turn, or one price for the whole trade).
 
     >>> [(o.value, o.label, o.amount) for o in share_options([800, 900], "Rubin", "en")]
     [(1, '1 share — 800 Rubin', 800), (2, '2 shares — 1,700 Rubin', 1700)]
