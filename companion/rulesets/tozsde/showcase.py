@@ -56,7 +56,7 @@ SCENES = (
           ("screen:table", "dialog:choice:set_order")),
     # two numbers called: the dialog says what that pays
     Scene("table-tozsde-casino", "table", Play(SETUP, seed=11, until=_a_bet_offered),
-          ("screen:table", "dialog:casino", "toggle:3", "toggle:5")),
+          ("screen:table", "dialog:wager", "toggle:3", "toggle:5")),
     Scene("table-tozsde-debt", "table", Play(SETUP, seed=13, until=_in_debt), ("screen:table",)),
     Scene("pin", "table", Play(SETUP, seed=7, until=_undo_needs_pin), ("screen:table", "pin:2468")),
     Scene("board-tozsde", "board", TABLE, ("screen:table", "board")),
