@@ -415,7 +415,7 @@ class Table:
 
     def owed(self) -> Said | None:
         """The waiting debt in one sentence: who owes whom how much and how to cover it (T8, B6); None when none waits."""
-        can_borrow = any(d.group == Group.CREDIT for d in self.describe())
+        can_borrow = any(d.group == Group.LOANS for d in self.describe())
         return owed(self.state, self.game.rules.currency, can_borrow=can_borrow)
 
     def redo(self, source: str = "banker") -> Outcome:
