@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from kivy.app import App
+from kivy.base import EventLoop
 from kivy.clock import Clock
 from kivy.core.window import Window
 from kivy.lang import Builder
@@ -181,6 +182,10 @@ class CompanionApp(App):
 
     # -- the clock -----------------------------------------------------------------
     def tick(self, _dt: float = 0.0) -> None:
+        """Apply the inputs in the order they came: the screen's touches read so far first (Kivy hands
+        them on after the clock's tick), then what the die and the buttons queued. A tap on "End the turn"
+        read before the die's face is then applied before it, and the face is the next player's roll."""
+        EventLoop.dispatch_input()
         self.session.tick()
 
     def _input(self, *_: Any) -> None:
