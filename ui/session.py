@@ -120,6 +120,13 @@ class Session:
         except (JournalError, OSError) as error:
             return problem("ui.error.journal", error=str(error))
         self._take(table)
+        if self.last is None:  # what just happened, as the journal has it: the screen says it again
+            try:
+                self.last = table.last_outcome()
+            except JournalError:
+                pass
+            else:
+                self._changed()
         return None
 
     def new_game(self, setup: dict[str, Any], *, deal: bool = True) -> Sentence | None:
