@@ -133,3 +133,20 @@ def test_a_restart_shows_what_just_happened_and_the_board_again(app: Any) -> Non
     assert app.manager.current == "table"
     assert app.manager.get_screen("table").said_text == said
     assert panel.board_shown
+
+
+def test_a_resumed_game_is_in_the_first_frame_without_the_start_screen(app: Any) -> None:
+    """The app started again on a saved game: its first frame is the game on the screen left, not the start screen."""
+    assert Session(app.session.db).new_game({"ruleset": "tozsde", "players": ["Anna", "Béla"]}) is None
+    shown: list[str] = []
+    app.manager.current = "start"
+    app.settings.screen = "table"
+
+    def changed(_manager: Any, name: str) -> None:
+        shown.append(name)
+
+    app.manager.bind(current=changed)
+    app.on_start()  # Kivy draws the first frame after it
+    app.manager.unbind(current=changed)
+    assert shown == ["table"] and app.session.table is not None
+    frames()

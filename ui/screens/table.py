@@ -141,6 +141,7 @@ class TableScreen(Screen):
         self._dealing = False
         self._player_rows: list[PlayerRow] = []
         self._players_shown: tuple[dict[str, Any], list[str]] | None = None
+        self._board_view: tuple[dict[str, Any], list[str]] | None = None
         self.ids.player_rows.bind(height=self._players_resized)
         self.ids.said.bind(width=self._said_resized, texture_size=self._said_drawn)
         self._cells: list[MarketCell] = []
@@ -154,8 +155,11 @@ class TableScreen(Screen):
         self.ids.panel.board_shown = app().settings.board  # the market or the board, as it was left
         self.refresh()
 
-    def _board_toggled(self, _panel: Widget, shown: bool) -> None:
-        """The market or the board was chosen: kept in the settings, so a restart shows it again."""
+    def _board_toggled(self, panel: Any, shown: bool) -> None:
+        """The market or the board was chosen: kept in the settings, so a restart shows it again.
+        The board is drawn when it comes into view (a redraw leaves it while the market is shown)."""
+        if shown and self._board_view is not None:
+            panel.show(*self._board_view)
         a = app()
         if a.settings.board != shown:
             a.settings.board = shown
@@ -190,7 +194,9 @@ class TableScreen(Screen):
         self.can_redo = table.redo_depth > 0
         self._draw_players(view, colours)
         self._draw_market(view)
-        self.ids.panel.show(view, colours)  # the board view (ui/board.py)
+        self._board_view = view, colours
+        if self.ids.panel.board_shown:  # the board view (ui/board.py), drawn only while it is shown
+            self.ids.panel.show(view, colours)
         described = table.describe(a.lang) if table.writable else []
         self._draw_said(view, described)
         self._draw_actions(table, described)
