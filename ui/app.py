@@ -245,7 +245,7 @@ class CompanionApp(App):
     def redraw(self) -> None:
         """Set :attr:`view` anew from the open game: every screen bound to it draws again."""
         table = self.session.table
-        self.view = None if table is None else table.view()
+        self.view = None if table is None else table.view(with_legal=False)  # the screens draw described choices
 
     def _game_changed(self) -> None:
         try:

@@ -174,7 +174,7 @@ class TableScreen(Screen):
         shown = a.view  # the view every screen draws, unless it is not this table's now
         fresh = shown is not None and (shown.game_id, shown.length, shown.redo_depth) == (
             table.game_id, table.length, table.redo_depth)
-        view = (shown if fresh else table.view()).game
+        view = (shown if fresh else table.view(with_legal=False)).game
         setup = table.setup
         colours = setup.get("colours") or []
         lang = a.lang
