@@ -63,3 +63,13 @@ def test_full_screen_from_the_settings_takes_the_screen_and_a_window_fits_it_aga
     finally:
         Window.fullscreen = False
         Window.borderless = False
+
+
+def test_german_settings_say_no_buttons_as_keine_and_the_kiosk_as_full_screen(app: Any, monkeypatch: Any) -> None:
+    """"Tasten (GPIO): keine", not "keiner"; the kiosk runs full screen whatever the file says (issue 15)."""
+    app.set_language("de")
+    monkeypatch.setattr(app, "kiosk", True)
+    tap("start:settings")
+    assert find("settings:buttons").text == "keine"
+    assert find("settings:display").text == app.t("de", "ui.settings.fullscreen") != app.t("de", "ui.settings.window")
+    tap("settings:close")

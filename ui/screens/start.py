@@ -135,7 +135,7 @@ class SettingsView(ModalView):
     def update(self) -> None:
         a = app()
         self.pin_state = a.t(a.lang, "ui.settings.pin_set" if a.settings.has_pin else "ui.settings.no_pin")
-        fullscreen = str(a.settings.display) == "fullscreen"
+        fullscreen = a.kiosk or a.settings.display == Display.FULLSCREEN  # the kiosk takes the screen whatever the file says
         self.display_state = a.t(a.lang, "ui.settings.fullscreen" if fullscreen else "ui.settings.window")
         self.sound_state = a.t(a.lang, "ui.on" if a.settings.sound else "ui.off")
         hardware = a.settings.hardware_config()
