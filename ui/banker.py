@@ -11,13 +11,15 @@ from typing import Any, Callable
 
 from kivy.app import App
 
+from companion.messages import Said
 from ui.widgets import Pad, pin_pad
 
 SHORTEST_PIN = 4
 
 
-def with_pin(title_key: str, then: Callable[[], object], *, always: bool = True) -> None:
-    """Run ``then()`` after the banker's PIN; at once when no PIN is set or ``always`` is False."""
+def with_pin(title_key: str, then: Callable[[], object], *, always: bool = True, reason: Said | None = None) -> None:
+    """Run ``then()`` after the banker's PIN; at once when no PIN is set or ``always`` is False.
+    The pad's title is ``reason`` in the screen's language where one is given, else ``title_key``'s text."""
     a: Any = App.get_running_app()
     if not always or not a.settings.has_pin:
         then()
@@ -29,7 +31,7 @@ def with_pin(title_key: str, then: Callable[[], object], *, always: bool = True)
         then()
         return None
 
-    pin_pad(a.t(a.lang, title_key), check)
+    pin_pad(reason.text(a.lang) if reason is not None else a.t(a.lang, title_key), check)
 
 
 def new_pin(title_key: str, then: Callable[[], None] | None = None) -> Pad:
@@ -50,9 +52,11 @@ def new_pin(title_key: str, then: Callable[[], None] | None = None) -> Pad:
 
 
 def undo() -> None:
-    """Undo the last action; the PIN first when that goes back past the current player's turn."""
+    """Undo the last action; the PIN first, titled with the engine's reason, when that goes back past
+    the current player's turn or takes back a banker's correction (``Table.undo_pin``)."""
     a: Any = App.get_running_app()
-    with_pin("ui.pin.undo", a.session.undo, always=a.session.undo_needs_pin())
+    reason = a.session.undo_pin()
+    with_pin("ui.pin.undo", a.session.undo, always=reason is not None, reason=reason)
 
 
 def redo() -> None:

@@ -93,6 +93,30 @@ def test_undo_past_the_current_players_turn_asks_for_the_pin(app: Any) -> None:
     assert table.length == length - 1 and gone("pad:ok")
 
 
+
+def test_undoing_a_correction_asks_the_pin_for_that_reason_and_says_what_was_taken_back(app: Any) -> None:
+    """The PIN pad's title is the engine's reason (a correction, not "past the turn"); the table then
+    says which action went, as the engine says it (issue 15)."""
+    open_game(app, stop_at=12)
+    table = app.session.table
+    app.settings.set_pin(PIN)
+    player = table.state.current
+    assert app.session.correct(player, cash=table.state.players[player].cash + 100, shares={},
+                               reason=Reason.MISCOUNTED.value).accepted
+    show(app, "table")
+    assert app.session.undo_pin() is not None and app.session.undo_pin().key == "takeback.pin.correction"
+    tap("table:undo")
+    assert find("pad:ok").parent is not None
+    pad = find("pad:ok")
+    while not hasattr(pad, "secret"):
+        pad = pad.parent
+    assert pad.title == table.undo_pin().text("en") == "This takes back a banker's correction."
+    enter_pin(PIN)
+    assert gone("pad:ok")
+    said = app.session.last.events[0].text("en")
+    assert said.startswith("This action was taken back: ") and app.said == said
+    assert app.manager.get_screen("table").said_text == said
+
 def test_the_correction_asks_for_the_pin_and_shows_in_the_history(app: Any) -> None:
     """Made on a German screen, the correction stores the reason's code; the history says it in Hungarian after a switch."""
     open_game(app, "boerse", stop_at=12)
