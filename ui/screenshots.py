@@ -93,13 +93,15 @@ def step(app: Any, ruleset: str, word: str) -> None:
     the board; ``dialog:choice:<type>`` or ``dialog:<dialog>`` opens the first such choice's dialog,
     ``toggle:<n>`` toggles ``n`` in it; ``pin:<pin>`` sets the banker's PIN and undoes; ``buttons``
     presses a GPIO button; ``correction`` opens a correction; ``end:<page>`` and ``rules`` show
-    those screens' pages.
+    those screens' pages; ``take-back:<n>`` offers to take the game back to history entry ``n``,
+    ``taken-back:<n>`` takes it back there.
     """
     from kivy.core.window import Window
 
     from hardware.config import DieConfig, HardwareConfig
     from ui.correction import open_correction
     from ui.screens.hardware import HardwareSettings
+    from ui.screens.history import take_back
     from ui.screens.start import SettingsView
 
     word, _, arg = word.partition(":")
@@ -137,6 +139,10 @@ def step(app: Any, ruleset: str, word: str) -> None:
         _press_next_button(app)
     elif word == "correction":
         open_correction()
+    elif word == "take-back":
+        app.manager.get_screen("history").offer_take_back(int(arg))
+    elif word == "taken-back":
+        take_back(int(arg))
     elif word == "end":
         app.manager.get_screen("end").show(arg)
     elif word == "rules":

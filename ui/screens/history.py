@@ -3,6 +3,11 @@
 The log comes from :mod:`companion.log` (the same lines as ``companion
 log``). It is replayed only when the game has changed and the screen is
 showing; the newest :data:`PAGE` lines are drawn, more on a tap.
+
+A tap on an entry offers to take the game back to there (``Table.take_back_to``):
+a dialog says how many actions go, from which to which, and the banker's PIN
+is asked where ``Table.take_back_pin`` gives a reason; the table then says
+what was taken back.
 """
 
 from __future__ import annotations
@@ -10,12 +15,14 @@ from __future__ import annotations
 from typing import Any
 
 from kivy.properties import BooleanProperty, ListProperty, NumericProperty, StringProperty
+from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.boxlayout import BoxLayout
 
 from companion import log
 from companion.table import Outcome
 from ui import banker, theme
 from ui.correction import open_correction
+from ui.screens.choice_dialogs import ChoiceView
 from ui.widgets import LiveScreen, RowButton, app
 
 PAGE = 40
@@ -27,13 +34,41 @@ def _is(said: object, kind: str) -> bool:
     return isinstance(said, Outcome) and said.accepted and isinstance(said.action, dict) and said.action.get("type") == kind
 
 
-class LogRow(BoxLayout):
-    """One line of the log: the acting player's colour, the number, the sentence."""
+class LogRow(ButtonBehavior, BoxLayout):
+    """One line of the log: the acting player's colour, the number, the sentence; a tap offers to take
+    the game back to it."""
 
     number = StringProperty("")
     text = StringProperty("")
     colour = ListProperty(list(theme.PANEL))
     correction = BooleanProperty(False)
+    tap_id = StringProperty("")
+
+
+class TakeBackDialog(ChoiceView):
+    """"Take the game back to here?": how many actions go, from which to which; OK takes them back."""
+
+    def __init__(self, length: int, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.length = length
+
+    def confirm(self) -> None:
+        self.dismiss()
+        take_back(self.length)
+
+
+def take_back(length: int) -> None:
+    """Take the game back to its first ``length`` actions, the PIN first where the engine gives a reason;
+    then the table, which says what was taken back."""
+    a = app()
+    reason = a.session.take_back_pin(length)
+
+    def then() -> None:
+        outcome = a.session.take_back_to(length)
+        if outcome is not None and outcome.accepted:
+            a.manager.current = "table"
+
+    banker.with_pin("ui.pin.undo", then, always=reason is not None, reason=reason)
 
 
 class HistoryScreen(LiveScreen):
@@ -126,7 +161,24 @@ class HistoryScreen(LiveScreen):
         colour = theme.WARN if entry.correction else (
             colours[entry.player] if entry.player is not None and entry.player < len(colours) else theme.PANEL)
         text = theme.printable(entry.text(a.lang))  # a correction says so itself, and its row is marked
-        return LogRow(number=str(entry.number), text=text, colour=list(colour), correction=entry.correction)
+        row = LogRow(number=str(entry.number), text=text, colour=list(colour), correction=entry.correction,
+                     tap_id=f"history:entry:{entry.number}")
+        row.bind(on_release=lambda *_, n=entry.number: self.offer_take_back(n))
+        return row
+
+    def offer_take_back(self, number: int) -> TakeBackDialog | None:
+        """The dialog that takes the game back to entry ``number`` (none for the newest: nothing to take back)."""
+        a = app()
+        lines = self.lines()
+        later = lines[number:]
+        if not later:
+            return None
+        first, last = (theme.printable(later[i].text(a.lang)) for i in (0, -1))
+        dialog = TakeBackDialog(number, title=a.t(a.lang, "ui.history.take_back_title", number=number),
+                                hint=a.t(a.lang, "ui.history.take_back_hint", count=len(later), first=first, last=last),
+                                ok_text=a.t(a.lang, "ui.history.take_back"), size_hint=(0.9, 0.6))
+        dialog.open()
+        return dialog
 
     def more(self) -> None:
         self.shown += PAGE

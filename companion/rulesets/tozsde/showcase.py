@@ -62,6 +62,9 @@ SCENES = (
     Scene("board-tozsde", "board", TABLE, ("screen:table", "board")),
     Scene("history", "history", HISTORY, ("screen:history",)),
     Scene("correction", "history", HISTORY, ("screen:history", "correction")),
+    # a tap on an entry: how many actions go back, then the history taken back to it
+    Scene("history-take-back", "history", HISTORY, ("screen:history", "take-back:50")),
+    Scene("history-taken-back", "history", HISTORY, ("screen:history", "taken-back:50", "screen:history")),
     Scene("end-tozsde", "end", Played("tozsde", seed=1, players=3, correction_at=25), ("screen:end", "end:fortunes")),
     Scene("rules-tozsde", "rules", None, ("rules",)),
 )
