@@ -94,11 +94,13 @@ def step(app: Any, ruleset: str, word: str) -> None:
     ``toggle:<n>`` toggles ``n`` in it; ``pin:<pin>`` sets the banker's PIN and undoes; ``buttons``
     presses a GPIO button; ``correction`` opens a correction; ``end:<page>`` and ``rules`` show
     those screens' pages; ``take-back:<n>`` offers to take the game back to history entry ``n``,
-    ``taken-back:<n>`` takes it back there.
+    ``taken-back:<n>`` takes it back there; ``owners:<company>`` shows who holds a company,
+    ``holdings:<seat>`` a player's shares (the taps on the market and on a player's row).
     """
     from kivy.core.window import Window
 
     from hardware.config import DieConfig, HardwareConfig
+    from ui import owners
     from ui.correction import open_correction
     from ui.screens.hardware import HardwareSettings
     from ui.screens.history import take_back
@@ -143,6 +145,10 @@ def step(app: Any, ruleset: str, word: str) -> None:
         app.manager.get_screen("history").offer_take_back(int(arg))
     elif word == "taken-back":
         take_back(int(arg))
+    elif word == "owners":
+        owners.show_company(arg)
+    elif word == "holdings":
+        owners.show_player(int(arg))
     elif word == "end":
         app.manager.get_screen("end").show(arg)
     elif word == "rules":
