@@ -133,14 +133,14 @@ def test_a_history_entry_takes_the_game_back_to_it_after_a_dialog_and_the_pin(ap
     show(app, "history")
     lines = app.manager.get_screen("history").lines()
     tap("history:entry:30")  # the newest: nothing to take back, no dialog
-    assert "dialog:ok" not in visible_ids()
+    assert "history:take_back" not in visible_ids()
     tap("history:entry:25")
-    hint = dialog_of("dialog:ok").hint
+    hint = find("history:take_back").parent.children[-1].text
     assert hint.startswith("5 actions will be taken back") and lines[25].text("en") in hint and lines[29].text("en") in hint
-    tap("dialog:cancel")
-    assert gone("dialog:ok") and table.length == 30
+    tap("list:close")
+    assert gone("history:take_back") and table.length == 30
     tap("history:entry:25")
-    tap("dialog:ok")
+    tap("history:take_back")
     reason = table.take_back_pin(25)
     assert reason is not None and dialog_of("pad:ok").title == reason.text("en")
     enter_pin(PIN)
@@ -299,6 +299,8 @@ def test_the_kiosk_asks_for_a_pin_at_first_start(app: Any, monkeypatch: pytest.M
     assert find("pad:cancel").disabled
     enter_pin("12")
     assert not app.settings.has_pin
+    enter_pin("9753")
+    assert find("pad:cancel").disabled and not app.settings.has_pin  # the second entry, no way round it either
     enter_pin("9753")
     assert app.settings.check_pin("9753") and "9753" not in app.settings_path.read_text()
 

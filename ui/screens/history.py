@@ -22,8 +22,7 @@ from companion import log
 from companion.table import Outcome
 from ui import banker, theme
 from ui.correction import open_correction
-from ui.screens.choice_dialogs import ChoiceView
-from ui.widgets import LiveScreen, RowButton, app
+from ui.widgets import Caption, ListView, LiveScreen, RowButton, app
 
 PAGE = 40
 """Lines drawn at first; the button below the last adds as many again."""
@@ -45,18 +44,6 @@ class LogRow(ButtonBehavior, BoxLayout):
     tap_id = StringProperty("")
 
 
-class TakeBackDialog(ChoiceView):
-    """"Take the game back to here?": how many actions go, from which to which; OK takes them back."""
-
-    def __init__(self, length: int, **kwargs: Any) -> None:
-        super().__init__(**kwargs)
-        self.length = length
-
-    def confirm(self) -> None:
-        self.dismiss()
-        take_back(self.length)
-
-
 def take_back(length: int) -> None:
     """Take the game back to its first ``length`` actions, the PIN first where the engine gives a reason;
     then the table, which says what was taken back."""
@@ -68,7 +55,7 @@ def take_back(length: int) -> None:
         if outcome is not None and outcome.accepted:
             a.manager.current = "table"
 
-    banker.with_pin("ui.pin.undo", then, always=reason is not None, reason=reason)
+    banker.with_pin("ui.pin.undo", then, always=reason is not None, reason=reason, offer=True)
 
 
 class HistoryScreen(LiveScreen):
@@ -166,19 +153,25 @@ class HistoryScreen(LiveScreen):
         row.bind(on_release=lambda *_, n=entry.number: self.offer_take_back(n))
         return row
 
-    def offer_take_back(self, number: int) -> TakeBackDialog | None:
-        """The dialog that takes the game back to entry ``number`` (none for the newest: nothing to take back)."""
+    def offer_take_back(self, number: int) -> ListView | None:
+        """The dialog that takes the game back to entry ``number``: how many actions go, from which to
+        which, and the button that does it (none for the newest entry: nothing to take back)."""
         a = app()
-        lines = self.lines()
-        later = lines[number:]
+        later = self.lines()[number:]
         if not later:
             return None
         first, last = (theme.printable(later[i].text(a.lang)) for i in (0, -1))
-        dialog = TakeBackDialog(number, title=a.t(a.lang, "ui.history.take_back_title", number=number),
-                                hint=a.t(a.lang, "ui.history.take_back_hint", count=len(later), first=first, last=last),
-                                ok_text=a.t(a.lang, "ui.history.take_back"), size_hint=(0.9, 0.6))
-        dialog.open()
-        return dialog
+        view = ListView(title=a.t(a.lang, "ui.history.take_back_title", number=number))
+        view.add_row(Caption(text=a.t(a.lang, "ui.history.take_back_hint", count=len(later), first=first, last=last)))
+        button = RowButton(tap_id="history:take_back", text=a.t(a.lang, "ui.history.take_back"))
+        button.bind(on_release=lambda *_: self._take_back(view, number))
+        view.add_row(button)
+        view.open()
+        return view
+
+    def _take_back(self, view: ListView, number: int) -> None:
+        view.dismiss()
+        take_back(number)
 
     def more(self) -> None:
         self.shown += PAGE
@@ -191,4 +184,4 @@ class HistoryScreen(LiveScreen):
         banker.redo()
 
     def correct(self) -> None:
-        banker.with_pin("ui.pin.correction", open_correction)
+        banker.with_pin("ui.pin.correction", open_correction, offer=True)

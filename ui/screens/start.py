@@ -83,7 +83,7 @@ class StartScreen(Screen):
         view = ListView(title=a.t(a.lang, "ui.start.saved"))
         for info in a.session.games():
             text = a.t(a.lang, "ui.saved.game", game=info.id, ruleset=ruleset_title(info.ruleset, a.lang),
-                       count=info.length, updated=info.updated[:16].replace("T", " "))
+                       players=", ".join(info.players), count=info.length, updated=info.updated[:16].replace("T", " "))
             button = RowButton(text=text, tap_id=f"saved:{info.id}")
             button.bind(on_release=lambda _b, gid=info.id: self._open_saved(view, gid))
             view.add_row(button)
