@@ -143,7 +143,8 @@ def step(app: Any, ruleset: str, word: str) -> None:
         open_correction()
     elif word == "take-back":
         app.manager.get_screen("history").offer_take_back(int(arg))
-    elif word == "taken-back":
+    elif word == "taken-back":  # with no PIN set, and the offer of one declined
+        app.pin_declined = True
         take_back(int(arg))
     elif word == "owners":
         owners.show_company(arg)
@@ -196,6 +197,7 @@ def stage(app: Any, bring: Callable[[Any], None], language: str, size: tuple[int
     app.session.listen(app._game_changed)
     app.lang = language
     app.settings.pin_hash = None  # only the PIN scene sets one
+    app.pin_declined = False
     app.manager.current = "start"  # no screen of the scene before follows this one's game
     app.manager.get_screen("table").ids.panel.board_shown = False
     Window.size = size

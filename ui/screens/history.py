@@ -162,7 +162,9 @@ class HistoryScreen(LiveScreen):
             return None
         first, last = (theme.printable(later[i].text(a.lang)) for i in (0, -1))
         view = ListView(title=a.t(a.lang, "ui.history.take_back_title", number=number))
-        view.add_row(Caption(text=a.t(a.lang, "ui.history.take_back_hint", count=len(later), first=first, last=last)))
+        hint = a.t(a.lang, "ui.history.take_back_hint", count=len(later), first=first, last=last) if len(later) > 1 \
+            else a.t(a.lang, "ui.history.take_back_one", first=first)
+        view.add_row(Caption(text=hint))
         button = RowButton(tap_id="history:take_back", text=a.t(a.lang, "ui.history.take_back"))
         button.bind(on_release=lambda *_: self._take_back(view, number))
         view.add_row(button)
