@@ -78,6 +78,7 @@ class Game:
                     "position": p.position,
                     "credit": p.credit,
                     "fortune": rules.fortune(s, seat),
+                    "holdings": rules.holdings(s, seat),
                     "status": "playing" if p.active else "out",
                 }
             )

@@ -209,6 +209,11 @@ class Ruleset(ABC):
         """The player's fortune as the rules count it."""
 
     @abstractmethod
+    def holdings(self, state: State, player: int) -> dict[str, int]:
+        """What the shares ``player`` holds of each company count in the fortune, by company
+        (the companies of which the player holds none are left out)."""
+
+    @abstractmethod
     def market(self, state: State, company: str) -> dict[str, Any]:
         """A company's market: at least ``exchange`` (count there), ``buy`` and ``sell`` (next prices or None)."""
 

@@ -19,3 +19,13 @@ def test_the_final_count_adds_up_and_says_why_credit_counts_twice() -> None:
         assert "{" not in text and "B13" in text and "Anna" in text
     assert "2 × 500 DM" in anna["explained"]["en"] and "= 150 DM" in anna["explained"]["en"]
     assert bernd["explained"] is None and bernd["credit_deduction"] == 0
+
+
+def test_b13_the_view_gives_each_holding_at_the_last_price() -> None:
+    """B13: shares count at the last price; the view gives each company's holding so (issue 15)."""
+    game = Game({"ruleset": "boerse", "players": ["Anna", "Bernd"], "options": {"deck": "real"}})
+    game.state.players[0].shares.update({"Stahl": 3, "Bau": 0})
+    prices = game.view()["prices"]
+    anna = game.view()["players"][0]
+    assert anna["holdings"] == {"Stahl": 3 * prices["Stahl"]}
+    assert anna["fortune"] == anna["cash"] + 3 * prices["Stahl"]

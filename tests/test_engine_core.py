@@ -482,7 +482,7 @@ def test_third_game_through_game(coin):
     assert view["ruleset"] == "coin" and view["currency"] == "coins"
     assert view["players"][0] == {
         "seat": 0, "name": "Anna", "cash": 1000 - 400 + 300, "shares": {"C": 2}, "position": 4,
-        "credit": 0, "fortune": 900 + 400, "status": "playing",
+        "credit": 0, "fortune": 900 + 400, "holdings": {"C": 400}, "status": "playing",
     }
     assert view["companies"] == [{"id": "C", "exchange": 2, "buy": 200, "sell": None}]
     assert view["legal_actions"][0] == {"type": "roll", "player": 1, "limits": {"value": {"min": 1, "max": 6, "step": 1}}}

@@ -456,6 +456,7 @@ def test_several_games_and_last_game(journal: Journal) -> None:
         (second, None, "boerse", 1),
     ]
     assert games[0].created <= games[0].updated
+    assert [g.players for g in games] == [tuple(SETUP["players"]), ("X", "Y", "Z")]  # the saved games list names them
     assert journal.actions(second) == [act(0)]
 
     journal.set_last_game(first)

@@ -72,6 +72,15 @@ def test_t4_fortune_is_cash_plus_sale_value():
     assert game.rules.fortune(game.state, 0) == 2000 + 5000 + 5000
 
 
+def test_t4_the_view_gives_each_holding_at_its_sale_value():
+    """T4: each company's shares held, at what selling them all now brings, add up to the fortune
+    with the cash; the screen shows them (the owners' and a player's shares, issue 15)."""
+    game = started(2)
+    anna = game.view()["players"][0]
+    assert anna["holdings"] == {"1": 5000, "3": 5000} == {c: sum(game.rules.sell_prices(0, n)) for c, n in anna["shares"].items()}
+    assert anna["cash"] + sum(anna["holdings"].values()) == anna["fortune"]
+
+
 @settings(max_examples=200, deadline=None)
 @given(
     holdings=st.lists(st.integers(0, 5), min_size=3, max_size=3),

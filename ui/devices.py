@@ -19,8 +19,9 @@ that select (next, previous, confirm), :attr:`CompanionApp.selection` is
 what confirm takes now, as the panel computed it; the table screen rings
 that action's button. No such buttons: None, and no ring.
 
-The hardware undo button undoes only within the current player's turn
-(:meth:`ui.session.Session.undo_needs_pin` is False); further back, the
+The hardware undo button undoes only where the screen asks no PIN
+(:meth:`ui.session.Session.undo_pin` gives no reason: the current player's
+own action in the turn, no banker's correction); further back, the
 banker confirms on the screen (the PIN is the screen's rule, the engine
 knows none), so the button is refused with a sentence saying so.
 """

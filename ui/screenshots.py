@@ -93,13 +93,17 @@ def step(app: Any, ruleset: str, word: str) -> None:
     the board; ``dialog:choice:<type>`` or ``dialog:<dialog>`` opens the first such choice's dialog,
     ``toggle:<n>`` toggles ``n`` in it; ``pin:<pin>`` sets the banker's PIN and undoes; ``buttons``
     presses a GPIO button; ``correction`` opens a correction; ``end:<page>`` and ``rules`` show
-    those screens' pages.
+    those screens' pages; ``take-back:<n>`` offers to take the game back to history entry ``n``,
+    ``taken-back:<n>`` takes it back there; ``owners:<company>`` shows who holds a company,
+    ``holdings:<seat>`` a player's shares (the taps on the market and on a player's row).
     """
     from kivy.core.window import Window
 
     from hardware.config import DieConfig, HardwareConfig
+    from ui import owners
     from ui.correction import open_correction
     from ui.screens.hardware import HardwareSettings
+    from ui.screens.history import take_back
     from ui.screens.start import SettingsView
 
     word, _, arg = word.partition(":")
@@ -137,6 +141,15 @@ def step(app: Any, ruleset: str, word: str) -> None:
         _press_next_button(app)
     elif word == "correction":
         open_correction()
+    elif word == "take-back":
+        app.manager.get_screen("history").offer_take_back(int(arg))
+    elif word == "taken-back":  # with no PIN set, and the offer of one declined
+        app.pin_declined = True
+        take_back(int(arg))
+    elif word == "owners":
+        owners.show_company(arg)
+    elif word == "holdings":
+        owners.show_player(int(arg))
     elif word == "end":
         app.manager.get_screen("end").show(arg)
     elif word == "rules":
@@ -184,6 +197,7 @@ def stage(app: Any, bring: Callable[[Any], None], language: str, size: tuple[int
     app.session.listen(app._game_changed)
     app.lang = language
     app.settings.pin_hash = None  # only the PIN scene sets one
+    app.pin_declined = False
     app.manager.current = "start"  # no screen of the scene before follows this one's game
     app.manager.get_screen("table").ids.panel.board_shown = False
     Window.size = size

@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any, Callable, Protocol
 
 from companion.actions import Rejection
 from companion.journal import GameInfo, Journal, JournalError, default_path
+from companion.messages import Said
 from ui import texts
 
 if TYPE_CHECKING:  # the engine itself is imported when a game is opened, after the first frame
@@ -189,6 +190,10 @@ class Session:
     def redo(self) -> Outcome | None:
         return self._refused_too(self._guard(lambda t: t.redo("screen")))
 
+    def take_back_to(self, length: int) -> Outcome | None:
+        """Take the game back to where it stood after its first ``length`` actions (a history entry)."""
+        return self._refused_too(self._guard(lambda t: t.take_back_to(length, "screen")))
+
     def correct(self, player: int, *, cash: int | None, shares: dict[str, int], reason: str) -> Outcome | None:
         """The banker's correction (after the PIN): refused with a sentence, or done and said."""
         return self._refused_too(self._guard(
@@ -216,15 +221,28 @@ class Session:
             self._changed()
 
     # -- what the screen asks ----------------------------------------------------
-    def undo_needs_pin(self) -> bool:
-        """True when undoing would go back past the current player's turn: the last action
-        was not the current player's own, or it ended a turn."""
+    def undo_pin(self) -> Said | None:
+        """Why undoing the last action needs the banker's PIN (``Table.undo_pin``): it goes back past
+        the current player's turn, or takes back a banker's correction; None when it does not."""
         if self.table is None:
-            return False
+            return None
         try:
-            return self.table.undo_leaves_turn()
+            return self.table.undo_pin()
         except JournalError:
-            return True
+            return Said("takeback.pin.past_turn")
+
+    def take_back_pin(self, length: int) -> Said | None:
+        """Why taking the game back to its first ``length`` actions needs the PIN, or None (``Table.take_back_pin``)."""
+        if self.table is None:
+            return None
+        try:
+            return self.table.take_back_pin(length)
+        except JournalError:
+            return Said("takeback.pin.past_turn")
+
+    def undo_needs_pin(self) -> bool:
+        """True when undoing needs the banker's PIN (:meth:`undo_pin` gives a reason)."""
+        return self.undo_pin() is not None
 
     def said(self, language: str) -> str:
         """What just happened, in ``language`` ("" when nothing was said yet)."""

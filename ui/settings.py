@@ -4,8 +4,11 @@ Language, display, sound, the banker PIN (a salted scrypt hash, never the
 PIN itself) and the hardware: the electronic die's port and the GPIO
 buttons, as :meth:`hardware.config.HardwareConfig.to_dict` writes them (an
 older file's ``gpio`` name → pin map is taken over). A file that cannot
-be read gives the defaults and a sentence saying so; nothing is lost
-silently and the app still starts.
+be read gives the defaults and a sentence saying so, and the app still
+starts; nothing is lost silently: the file is kept beside as
+``settings.json.unreadable``, a PIN hash found in it is kept, and where none
+is found :attr:`Settings.pin_unknown` says a PIN may have been lost (the
+screen then asks the banker to set one or to go on without, ``ui/banker.py``).
 
 >>> import tempfile, pathlib
 >>> path = pathlib.Path(tempfile.mkdtemp()) / "settings.json"
@@ -17,8 +20,13 @@ silently and the app still starts.
 >>> loaded.check_pin("2468"), loaded.check_pin("1111"), "2468" in path.read_text()
 (True, False, False)
 >>> _ = path.write_text("{not json")
->>> Settings.load(path)[1]
-'ui.settings.unreadable'
+>>> broken, problem = Settings.load(path)
+>>> problem, broken.has_pin, broken.pin_unknown, path.with_name("settings.json.unreadable").exists()
+('ui.settings.unreadable', False, True, True)
+>>> _ = path.write_text('{"language": "xx", "pin_hash": "%s"' % loaded.pin_hash)  # cut off, a bad language
+>>> kept, problem = Settings.load(path)
+>>> problem, kept.check_pin("2468"), kept.check_pin("1111"), kept.pin_unknown
+('ui.settings.unreadable', True, False, False)
 """
 
 from __future__ import annotations
@@ -27,7 +35,9 @@ import hashlib
 import hmac
 import json
 import os
+import re
 import secrets
+import shutil
 from dataclasses import asdict, dataclass, field, fields
 from enum import StrEnum
 from pathlib import Path
@@ -37,6 +47,9 @@ from platformdirs import user_config_dir
 
 from companion.messages import LANGUAGES
 from hardware.config import Binding, ButtonAction, ButtonsConfig, HardwareConfig
+
+PIN_HASH = re.compile(r'"pin_hash"\s*:\s*"(scrypt\$[0-9a-f]{32}\$[0-9a-f]{64})"')
+"""A PIN hash as the file writes it, found even in a file that is no longer JSON."""
 
 SCRYPT = {"n": 2**14, "r": 8, "p": 1}
 """scrypt's cost: about 50 ms on a Raspberry Pi 4, far too slow to try every 4-digit PIN by hand at the table."""
@@ -90,11 +103,15 @@ class Settings:
     """The screen that was showing: the app comes back to it on the next start."""
     board: bool = False
     """Whether the table screen showed the board rather than the market: it shows it again on the next start."""
+    pin_unknown: bool = field(default=False, compare=False)
+    """The file could not be read and held no PIN hash that could be found: one may have been lost.
+    Never written to the file; cleared when a PIN is set or the banker goes on without."""
 
     # -- the PIN -------------------------------------------------------------
     def set_pin(self, pin: str) -> None:
         salt = secrets.token_bytes(16)
         self.pin_hash = f"scrypt${salt.hex()}${_hash(pin, salt).hex()}"
+        self.pin_unknown = False
 
     def check_pin(self, pin: str) -> bool:
         """True if ``pin`` is the banker PIN (or no PIN is set)."""
@@ -124,21 +141,39 @@ class Settings:
         """The settings in ``path`` and None, or the defaults and the message key of why the file was not used."""
         path = path or default_path()
         try:
-            raw = json.loads(path.read_text(encoding="utf-8"))
+            text = path.read_text(encoding="utf-8")
+            raw = json.loads(text)
         except FileNotFoundError:
             return cls(), None
         except (OSError, ValueError):
-            return cls(), "ui.settings.unreadable"
+            return cls.salvaged(path), "ui.settings.unreadable"
         try:
             return cls.from_json(raw), None
         except (TypeError, ValueError, KeyError):
-            return cls(), "ui.settings.bad_values"
+            return cls.salvaged(path), "ui.settings.bad_values"
+
+    @classmethod
+    def salvaged(cls, path: Path) -> Settings:
+        """The defaults in place of a file that could not be used, with the PIN hash it holds if one can be
+        found (else :attr:`pin_unknown`); the file is kept as ``<name>.unreadable`` for a look from a shell."""
+        settings = cls()
+        try:
+            text = path.read_bytes().decode("utf-8", errors="replace")
+            shutil.copyfile(path, path.with_name(path.name + ".unreadable"))
+        except OSError:
+            text = ""
+        found = PIN_HASH.search(text)
+        if found:
+            settings.pin_hash = found.group(1)
+        else:
+            settings.pin_unknown = True
+        return settings
 
     @classmethod
     def from_json(cls, raw: Any) -> Settings:
         if not isinstance(raw, dict):
             raise TypeError("settings must be a JSON object")
-        known = {f.name for f in fields(cls)}
+        known = {f.name for f in fields(cls)} - {"pin_unknown"}
         values = {k: v for k, v in raw.items() if k in known}
         if "hardware" not in raw and "gpio" in raw:  # a file from before the hardware was wired in
             values["hardware"] = migrate_gpio(raw["gpio"])
@@ -163,6 +198,7 @@ class Settings:
         path.parent.mkdir(parents=True, exist_ok=True)
         temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
         data = {**asdict(self), "display": str(self.display)}
+        del data["pin_unknown"]
         try:
             temporary.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
             os.replace(temporary, path)

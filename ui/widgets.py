@@ -10,7 +10,7 @@ from typing import Any, Callable, Sequence
 
 from kivy.app import App
 from kivy.clock import Clock
-from kivy.properties import ListProperty, NumericProperty, ObjectProperty, StringProperty
+from kivy.properties import BooleanProperty, ListProperty, NumericProperty, ObjectProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.button import Button
 from kivy.uix.label import Label
@@ -215,11 +215,13 @@ class Pad(ModalView):
         grid = self.ids.keygrid
         grid.clear_widgets()
         grid.cols = int(self.columns)
+        self.buttons: dict[str, BigButton] = {}
         for key in self.keys:
-            label = app.t(app.lang, "ui.delete") if key == "⌫" else key
-            button = BigButton(text=label, tap_id=f"pad:{key}", size_hint_min_y=app.unit * 2)
+            label = app.t(app.lang, KEY_TEXTS[key]) if key in KEY_TEXTS else key
+            button = BigButton(text=label, tap_id=f"pad:{KEY_NAMES.get(key, key)}", size_hint_min_y=app.unit * 2)
             button.bind(on_release=lambda _b, k=key: self.press(k))
             grid.add_widget(button)
+            self.buttons[key] = button
 
     def on_presets(self, *_: Any) -> None:
         row = self.ids.presets
@@ -231,8 +233,9 @@ class Pad(ModalView):
         row.height = App.get_running_app().unit * theme.TARGET if self.presets else 0
 
     def pick(self, name: str) -> None:
+        """A preset is put in the line, not taken: the pad stays until OK, so a second tap on the
+        same spot lands on the pad, not on the screen beneath."""
         self.typed = name
-        self.confirm()
 
     def on_typed(self, *_: Any) -> None:
         self.shown = "*" * len(self.typed) if self.secret else self.typed
@@ -264,11 +267,20 @@ def pin_pad(title: str, done: Callable[[str], str | None]) -> Pad:
     return pad
 
 
+DELETE, SHIFT, SPACE = "⌫", "⇧", "␣"
+KEY_TEXTS = {DELETE: "ui.delete", SHIFT: "ui.shift", SPACE: "ui.space"}
+"""The keys that are said by a text of the catalogue, not by their sign."""
+KEY_NAMES = {SHIFT: "shift", SPACE: "space"}
+"""Their tap ids (``pad:<name>``) where the sign is not the name."""
+NAME_KEYS = [*"abcdefghijklmnopqrstuvwxyz", *"áéíóöőúüű", *"äß", "-", SHIFT, SPACE, DELETE]
+"""The name pad's keys: small letters, Hungarian's and German's own (ö and ü they share), the hyphen."""
+
+
 def name_pad(title: str, name: str, presets: Sequence[str], done: Callable[[str], str | None]) -> Pad:
     """The name pad: preset names as chips and an on-screen letter pad (no system keyboard)."""
-    pad = NamePad(title=title, columns=10)
+    pad = NamePad(title=title, columns=11)
     pad.presets = list(presets)[:6]
-    pad.keys = list("ABCDEFGHIJKLMNOPQRSTUVWXYZÁÉÍÓÖŐÚÜŰÄ-") + ["⌫"]
+    pad.keys = NAME_KEYS
     pad.typed = name
     pad.on_done = done
     pad.open()
@@ -299,9 +311,6 @@ class ListView(ModalView):
 class PathPad(Pad):
     """A path is long: up to :data:`PATH_LENGTH` characters, its end shown when it does not fit."""
 
-    def pick(self, name: str) -> None:
-        self.typed = name
-
     def on_typed(self, *_: Any) -> None:
         self.shown = self.typed if len(self.typed) <= PATH_SHOWN else "…" + self.typed[-(PATH_SHOWN - 1):]
 
@@ -324,13 +333,46 @@ PATH_SHOWN = 28
 """How many characters of a typed path the pad's line shows (its end)."""
 
 
+def capital(letter: str) -> str:
+    """The letter's capital, where it has one of its own (ß keeps its form).
+
+    >>> capital("ő"), capital("ß"), capital("-")
+    ('Ő', 'ß', '-')
+    """
+    upper = letter.upper()
+    return upper if len(upper) == 1 else letter
+
+
 class NamePad(Pad):
-    """The name pad: a capital first, then small letters."""
+    """The name pad: each word starts with a capital by itself (Anna, Anna-Lena, Kis Béla), then small
+    letters; shift turns the next letter's case over."""
+
+    capitals = BooleanProperty(True)
+    """Whether the next letter is a capital (the keys show it)."""
+
+    def on_typed(self, *_: Any) -> None:
+        super().on_typed()
+        self.capitals = not self.typed or self.typed[-1] in " -"
+
+    def on_capitals(self, *_: Any) -> None:
+        for key, button in getattr(self, "buttons", {}).items():
+            if key.isalpha():
+                button.text = capital(key) if self.capitals else key
+
+    def on_keys(self, *_: Any) -> None:
+        super().on_keys()
+        self.on_capitals()
 
     def press(self, key: str) -> None:
-        if key != "⌫" and self.typed:
-            key = key.lower()  # names are typed as Anna: a capital first, then small letters
-        super().press(key)
+        if key == SHIFT:
+            self.capitals = not self.capitals
+            return
+        if key == SPACE:
+            key = " " if self.typed and not self.typed.endswith(" ") else ""
+        elif key.isalpha() and self.capitals:
+            key = capital(key)
+        if key:
+            super().press(key)
 
 
 class LiveScreen(Screen):

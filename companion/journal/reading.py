@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from collections.abc import Sequence
 from typing import Any
@@ -33,10 +34,11 @@ class JournalReading(JournalConnection):
                 "SELECT g.id, g.name, g.ruleset, g.created, g.updated, "
                 "  COALESCE((SELECT l.idx + 1 FROM line AS l "
                 "            WHERE l.game_id = g.id "
-                "            ORDER BY l.idx DESC LIMIT 1), 0) "
+                "            ORDER BY l.idx DESC LIMIT 1), 0), g.setup "
                 "FROM games AS g ORDER BY g.id"
             ).fetchall()
-        return [GameInfo(*row) for row in rows]
+        return [GameInfo(id_, name, ruleset, created, updated, length, _players(setup))
+                for id_, name, ruleset, created, updated, length, setup in rows]
 
     def last_game(self) -> int | None:
         """Id of the game to continue, or None.
@@ -308,3 +310,16 @@ class JournalReading(JournalConnection):
                 "SELECT seq, kind, action, source, at FROM entries WHERE game_id = ? ORDER BY seq", (game_id,)
             ).fetchall()
         return [Entry(seq, kind, self._loads(action, "action"), source, at) for seq, kind, action, source, at in rows]
+
+
+def _players(setup: str) -> tuple[str, ...]:
+    """The players' names of a stored setup (none if it names none readably).
+
+    >>> _players('{"players": ["Anna", "Béla"]}'), _players("{"), _players('{"players": [1]}')
+    (('Anna', 'Béla'), (), ())
+    """
+    try:
+        names = json.loads(setup).get("players")
+    except (ValueError, AttributeError):
+        return ()
+    return tuple(names) if isinstance(names, list) and all(isinstance(n, str) for n in names) else ()

@@ -23,6 +23,8 @@ class GameInfo:
     updated: str
     length: int
     """Number of effective actions (``len(line)``)."""
+    players: tuple[str, ...] = ()
+    """The players' names, in seat order, as the setup gives them."""
 
 
 @dataclass(frozen=True)

@@ -83,7 +83,11 @@ class Rules(Ruleset):
 
     def fortune(self, state: State, player: int) -> int:
         p = state.players[player]
-        return p.cash + p.unpaid + p.holding("C") * self.data["share_price"]
+        return p.cash + p.unpaid + sum(self.holdings(state, player).values())
+
+    def holdings(self, state: State, player: int) -> dict[str, int]:
+        held = state.players[player].holding("C")
+        return {"C": held * self.data["share_price"]} if held else {}
 
     def market(self, state: State, company: str) -> dict[str, Any]:
         have = state.bank_shares[company]

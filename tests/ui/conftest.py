@@ -106,6 +106,7 @@ def app(kivy_app: Any, tmp_path: Path, request: pytest.FixtureRequest) -> Iterat
     kivy_app.session.listen(kivy_app._game_changed)
     kivy_app.settings_path = tmp_path / "settings.json"
     kivy_app.settings = Settings()
+    kivy_app.pin_declined = False  # no "go on without a PIN" said yet
     kivy_app.lang = "en"
     kivy_app.said = ""
     Window.size = SIZE

@@ -34,8 +34,9 @@ def visible_ids() -> list[str]:
     return [w.tap_id for w in widgets() if getattr(w, "tap_id", "")]
 
 
-def tap(tap_id: str) -> Any:
-    """Touch the widget named ``tap_id`` at its centre, as a finger would, and let the screen settle."""
+def tap(tap_id: str, at: tuple[float, float] = (0.5, 0.5)) -> Any:
+    """Touch the widget named ``tap_id`` as a finger would, at its centre or ``at`` (fractions of its
+    width and height from its bottom left), and let the screen settle."""
     from kivy.tests.common import UnitTestTouch
 
     from kivy.uix.scrollview import ScrollView
@@ -52,7 +53,7 @@ def tap(tap_id: str) -> Any:
             bottom = min(max(widget.center_y - seen / 2, 0), content - seen)
             parent.scroll_y = bottom / (content - seen)
             frames()
-    x, y = widget.to_window(*widget.center)
+    x, y = widget.to_window(widget.x + widget.width * at[0], widget.y + widget.height * at[1])
     pressed: list[bool] = []
     widget.bind(on_release=lambda *_: pressed.append(True))
     touch = UnitTestTouch(x, y)
@@ -79,3 +80,8 @@ def new_game_dealt(app: Any, setup: dict[str, Any], seed: int = 0) -> Any:
     app.manager.current = "table"
     frames()
     return table
+
+
+TABS = (0.5, 0.98)
+"""Where on the market-or-board panel its tabs are (its top): a tap there switches, a tap on a
+company shows who holds it."""

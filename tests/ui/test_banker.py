@@ -49,6 +49,16 @@ def gone(tap_id: str) -> bool:
     return False
 
 
+def dialog_of(tap_id: str) -> Any:
+    """The dialog (a ModalView) that holds the widget named ``tap_id``."""
+    from kivy.uix.modalview import ModalView
+
+    widget = find(tap_id)
+    while not isinstance(widget, ModalView):
+        widget = widget.parent
+    return widget
+
+
 def log_texts() -> list[str]:
     from kivy.core.window import Window
 
@@ -92,6 +102,52 @@ def test_undo_past_the_current_players_turn_asks_for_the_pin(app: Any) -> None:
     enter_pin(PIN)
     assert table.length == length - 1 and gone("pad:ok")
 
+
+
+def test_undoing_a_correction_asks_the_pin_for_that_reason_and_says_what_was_taken_back(app: Any) -> None:
+    """The PIN pad's title is the engine's reason (a correction, not "past the turn"); the table then
+    says which action went, as the engine says it (issue 15)."""
+    open_game(app, stop_at=12)
+    table = app.session.table
+    app.settings.set_pin(PIN)
+    player = table.state.current
+    assert app.session.correct(player, cash=table.state.players[player].cash + 100, shares={},
+                               reason=Reason.MISCOUNTED.value).accepted
+    show(app, "table")
+    assert app.session.undo_pin() is not None and app.session.undo_pin().key == "takeback.pin.correction"
+    tap("table:undo")
+    assert dialog_of("pad:ok").title == table.undo_pin().text("en") == "This takes back a banker's correction."
+    enter_pin(PIN)
+    assert gone("pad:ok")
+    said = app.session.last.events[0].text("en")
+    assert said.startswith("This action was taken back: ") and app.said == said
+    assert app.manager.get_screen("table").said_text == said
+
+
+def test_a_history_entry_takes_the_game_back_to_it_after_a_dialog_and_the_pin(app: Any) -> None:
+    """A tap on entry N offers to take the game back to there: the dialog says how many actions go and
+    which; the PIN is asked for the engine's reason; the table then says what was taken back (issue 15)."""
+    open_game(app, stop_at=30)
+    table = app.session.table
+    app.settings.set_pin(PIN)
+    show(app, "history")
+    lines = app.manager.get_screen("history").lines()
+    tap("history:entry:30")  # the newest: nothing to take back, no dialog
+    assert "history:take_back" not in visible_ids()
+    tap("history:entry:25")
+    hint = find("history:take_back").parent.children[-1].text
+    assert hint.startswith("5 actions will be taken back") and lines[25].text("en") in hint and lines[29].text("en") in hint
+    tap("list:close")
+    assert gone("history:take_back") and table.length == 30
+    tap("history:entry:25")
+    tap("history:take_back")
+    reason = table.take_back_pin(25)
+    assert reason is not None and dialog_of("pad:ok").title == reason.text("en")
+    enter_pin(PIN)
+    assert gone("pad:ok")
+    assert table.length == 25 and table.redo_depth == 5 and app.manager.current == "table"
+    said = app.manager.get_screen("table").said_text
+    assert said.startswith("5 actions were taken back") and said == app.session.last.events[0].text("en")
 
 def test_the_correction_asks_for_the_pin_and_shows_in_the_history(app: Any) -> None:
     """Made on a German screen, the correction stores the reason's code; the history says it in Hungarian after a switch."""
@@ -243,6 +299,8 @@ def test_the_kiosk_asks_for_a_pin_at_first_start(app: Any, monkeypatch: pytest.M
     assert find("pad:cancel").disabled
     enter_pin("12")
     assert not app.settings.has_pin
+    enter_pin("9753")
+    assert find("pad:cancel").disabled and not app.settings.has_pin  # the second entry, no way round it either
     enter_pin("9753")
     assert app.settings.check_pin("9753") and "9753" not in app.settings_path.read_text()
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from tests.ui.conftest import frames
-from tests.ui.support import tap, visible_ids
+from tests.ui.support import TABS, tap, visible_ids
 from ui import theme
 from ui.board import BoardView
 
@@ -48,7 +48,7 @@ def test_a_tozsde_roll_moves_the_figure_on_the_board(app: Any) -> None:
     frames()
     table = app.session.table
     assert table.state.phase == "roll"
-    tap("table:board")
+    tap("table:board", at=TABS)
     assert panel(app).board_shown and "act:roll:3" in visible_ids()
     hexes = panel(app).board.shown.drawn
     assert len(hexes.cells) == 61 and hexes.model.shape == "hex"  # §3: 61 fields
@@ -72,7 +72,7 @@ def test_a_boerse_roll_moves_the_stone_on_the_track(app: Any) -> None:
     app.manager.current = "table"
     frames(6)  # the app shuffles the virtual deck
     table = app.session.table
-    tap("table:board")
+    tap("table:board", at=TABS)
     shown = panel(app).board.shown
     assert isinstance(shown, BoardView) and shown.key.parent is None  # no key beside the track
     track = shown.drawn
@@ -98,8 +98,8 @@ def test_one_tap_switches_between_market_and_board(app: Any) -> None:
     screen = app.manager.get_screen("table")
     market = screen.ids.market
     assert market.get_root_window() is not None and panel(app).board.parent is None
-    tap("table:board")
+    tap("table:board", at=TABS)
     assert market.get_root_window() is None and panel(app).board.get_root_window() is not None
-    tap("table:board")
+    tap("table:board", at=TABS)
     assert market.get_root_window() is not None and panel(app).board.parent is None
     assert len(market.children) == 6  # B3: the six prices, still drawn while the board was shown

@@ -6,7 +6,7 @@ import json
 from typing import Any
 
 from tests.ui.conftest import frames
-from tests.ui.support import find, tap
+from tests.ui.support import find, tap, widgets
 from ui.session import Session
 
 
@@ -23,9 +23,13 @@ def test_language_switch_changes_every_label_at_once(app: Any) -> None:
 def test_the_banker_pin_is_set_on_the_pad_and_stored_as_a_salted_hash(app: Any) -> None:
     tap("start:settings")
     tap("settings:pin")
-    for digit in "2468":
-        tap(f"pad:{digit}")
-    tap("pad:ok")
+    for pin in ("2468", "2486", "2468", "2468"):  # typed twice; a second entry that differs starts again
+        for digit in pin:
+            tap(f"pad:{digit}")
+        tap("pad:ok")
+        if pin == "2486":
+            assert find("pad:ok").parent.parent.parent.problem == "The two entries differ: type the new PIN again."
+            assert not app.settings.has_pin
     stored = json.loads(app.settings_path.read_text())["pin_hash"]
     assert stored.startswith("scrypt$") and "2468" not in stored
     assert app.settings.check_pin("2468")
@@ -63,3 +67,23 @@ def test_full_screen_from_the_settings_takes_the_screen_and_a_window_fits_it_aga
     finally:
         Window.fullscreen = False
         Window.borderless = False
+
+
+def test_german_settings_say_no_buttons_as_keine_and_the_kiosk_as_full_screen(app: Any, monkeypatch: Any) -> None:
+    """"Tasten (GPIO): keine", not "keiner"; the kiosk runs full screen whatever the file says (issue 15)."""
+    app.set_language("de")
+    monkeypatch.setattr(app, "kiosk", True)
+    tap("start:settings")
+    assert find("settings:buttons").text == "keine"
+    assert find("settings:display").text == app.t("de", "ui.settings.fullscreen") != app.t("de", "ui.settings.window")
+    tap("settings:close")
+
+
+def test_the_saved_games_list_names_the_players(app: Any) -> None:
+    session = Session(app.session.db)
+    assert session.new_game({"ruleset": "boerse", "players": ["Anna", "Bernd", "Clara"]}) is None
+    session.close()
+    tap("start:saved")
+    text = next(w.text for w in widgets() if getattr(w, "tap_id", "").startswith("saved:"))
+    assert "Anna, Bernd, Clara" in text
+    tap("list:close")

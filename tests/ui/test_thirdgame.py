@@ -13,7 +13,7 @@ from companion.actions import Choice, IntRange, OneOf
 from companion.describe import generic
 from tests.thirdgame.rules import Rules as CoinRules
 from tests.ui.conftest import frames
-from tests.ui.support import find, tap, visible_ids
+from tests.ui.support import TABS, find, tap, visible_ids
 from ui import theme
 
 
@@ -40,7 +40,7 @@ def test_the_third_game_is_offered_played_to_its_end_and_shows_its_own_market(ap
     assert t.state.players[0].shares == {"C": 1}
     assert market._cells[0].text == "coin C: 3 left at 200 coins"
     tap("act:roll:4")
-    tap("table:board")  # its board: a row of the die's six faces, the figure on the face rolled, the key beside
+    tap("table:board", at=TABS)  # its board: a row of the die's six faces, the figure on the face rolled, the key beside
     frames()
     shown = market.ids.panel.board.shown
     drawn = shown.drawn
@@ -51,7 +51,7 @@ def test_the_third_game_is_offered_played_to_its_end_and_shows_its_own_market(ap
     assert figure.place == 4 and figure.colour == theme.figure(t.setup["colours"][0])
     assert drawn.collide_point(figure.x, figure.y) and abs(figure.x - drawn.cells[4].x) < drawn.cells[4].size
     assert [row.text for row in reversed(shown.key.children)] == ["wins", "pays"]
-    tap("table:board")
+    tap("table:board", at=TABS)
     for step in range(400):
         if t.state.finished:
             break

@@ -70,7 +70,7 @@ def die_summary(config: HardwareConfig, language: str) -> str:
 def buttons_summary(config: HardwareConfig, language: str) -> str:
     pins = sorted(config.buttons.pins)
     if not pins:
-        return str(app().t(language, "ui.value.none"))
+        return str(app().t(language, "ui.settings.buttons_none"))
     return "GPIO " + " · ".join(str(p) for p in pins)
 
 

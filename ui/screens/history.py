@@ -3,6 +3,11 @@
 The log comes from :mod:`companion.log` (the same lines as ``companion
 log``). It is replayed only when the game has changed and the screen is
 showing; the newest :data:`PAGE` lines are drawn, more on a tap.
+
+A tap on an entry offers to take the game back to there (``Table.take_back_to``):
+a dialog says how many actions go, from which to which, and the banker's PIN
+is asked where ``Table.take_back_pin`` gives a reason; the table then says
+what was taken back.
 """
 
 from __future__ import annotations
@@ -10,13 +15,14 @@ from __future__ import annotations
 from typing import Any
 
 from kivy.properties import BooleanProperty, ListProperty, NumericProperty, StringProperty
+from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.boxlayout import BoxLayout
 
 from companion import log
 from companion.table import Outcome
 from ui import banker, theme
 from ui.correction import open_correction
-from ui.widgets import LiveScreen, RowButton, app
+from ui.widgets import Caption, ListView, LiveScreen, RowButton, app
 
 PAGE = 40
 """Lines drawn at first; the button below the last adds as many again."""
@@ -27,13 +33,29 @@ def _is(said: object, kind: str) -> bool:
     return isinstance(said, Outcome) and said.accepted and isinstance(said.action, dict) and said.action.get("type") == kind
 
 
-class LogRow(BoxLayout):
-    """One line of the log: the acting player's colour, the number, the sentence."""
+class LogRow(ButtonBehavior, BoxLayout):
+    """One line of the log: the acting player's colour, the number, the sentence; a tap offers to take
+    the game back to it."""
 
     number = StringProperty("")
     text = StringProperty("")
     colour = ListProperty(list(theme.PANEL))
     correction = BooleanProperty(False)
+    tap_id = StringProperty("")
+
+
+def take_back(length: int) -> None:
+    """Take the game back to its first ``length`` actions, the PIN first where the engine gives a reason;
+    then the table, which says what was taken back."""
+    a = app()
+    reason = a.session.take_back_pin(length)
+
+    def then() -> None:
+        outcome = a.session.take_back_to(length)
+        if outcome is not None and outcome.accepted:
+            a.manager.current = "table"
+
+    banker.with_pin("ui.pin.undo", then, always=reason is not None, reason=reason, offer=True)
 
 
 class HistoryScreen(LiveScreen):
@@ -126,7 +148,32 @@ class HistoryScreen(LiveScreen):
         colour = theme.WARN if entry.correction else (
             colours[entry.player] if entry.player is not None and entry.player < len(colours) else theme.PANEL)
         text = theme.printable(entry.text(a.lang))  # a correction says so itself, and its row is marked
-        return LogRow(number=str(entry.number), text=text, colour=list(colour), correction=entry.correction)
+        row = LogRow(number=str(entry.number), text=text, colour=list(colour), correction=entry.correction,
+                     tap_id=f"history:entry:{entry.number}")
+        row.bind(on_release=lambda *_, n=entry.number: self.offer_take_back(n))
+        return row
+
+    def offer_take_back(self, number: int) -> ListView | None:
+        """The dialog that takes the game back to entry ``number``: how many actions go, from which to
+        which, and the button that does it (none for the newest entry: nothing to take back)."""
+        a = app()
+        later = self.lines()[number:]
+        if not later:
+            return None
+        first, last = (theme.printable(later[i].text(a.lang)) for i in (0, -1))
+        view = ListView(title=a.t(a.lang, "ui.history.take_back_title", number=number))
+        hint = a.t(a.lang, "ui.history.take_back_hint", count=len(later), first=first, last=last) if len(later) > 1 \
+            else a.t(a.lang, "ui.history.take_back_one", first=first)
+        view.add_row(Caption(text=hint))
+        button = RowButton(tap_id="history:take_back", text=a.t(a.lang, "ui.history.take_back"))
+        button.bind(on_release=lambda *_: self._take_back(view, number))
+        view.add_row(button)
+        view.open()
+        return view
+
+    def _take_back(self, view: ListView, number: int) -> None:
+        view.dismiss()
+        take_back(number)
 
     def more(self) -> None:
         self.shown += PAGE
@@ -139,4 +186,4 @@ class HistoryScreen(LiveScreen):
         banker.redo()
 
     def correct(self) -> None:
-        banker.with_pin("ui.pin.correction", open_correction)
+        banker.with_pin("ui.pin.correction", open_correction, offer=True)

@@ -26,8 +26,9 @@ from kivy.uix.widget import Widget
 from companion import registry
 from companion.messages import register_package
 from ui import theme
+from ui.banker import with_pin
 from ui.screens.start import ruleset_title, shown_value
-from ui.widgets import BigButton, Caption, Stepper, app, name_pad
+from ui.widgets import BigButton, Caption, ListView, RowButton, Stepper, app, name_pad
 
 NAMES = ("Anna", "Béla", "Csaba", "Dóra", "Emil", "Flóra", "Gábor", "Hanna", "Jonas", "Lena", "Max", "Sophie")
 """Names offered as chips on the name pad."""
@@ -312,11 +313,30 @@ class NewGameScreen(Screen):
                  [n for n in NAMES if n not in used], done)
 
     def start(self) -> None:
+        """Start the game set up here; in the middle of another one, after the banker confirms (and in the
+        kiosk gives the PIN, where one is set): the other game stays saved."""
         a = app()
         setup = self.draft.setup()
         if len(set(setup["players"])) != len(setup["players"]):
             self.problem = a.t(a.lang, "ui.new.names_differ")
             return
+        table = a.session.table
+        if table is None or table.length == 0 or table.state.finished:
+            self.begin(setup)
+            return
+        view = ListView(title=a.t(a.lang, "ui.new.confirm_title"))
+        view.add_row(Caption(text=a.t(a.lang, "ui.new.confirm_hint", game=table.game_id, count=table.length)))
+        button = RowButton(tap_id="new:confirm", text=a.t(a.lang, "ui.new.confirm"), colour=list(theme.GOOD))
+        button.bind(on_release=lambda *_: self._confirmed(view, setup))
+        view.add_row(button)
+        view.open()
+
+    def _confirmed(self, view: ListView, setup: dict[str, Any]) -> None:
+        view.dismiss()
+        with_pin("ui.pin.new_game", partial(self.begin, setup), always=app().kiosk)
+
+    def begin(self, setup: dict[str, Any]) -> None:
+        a = app()
         problem = a.session.new_game(setup, deal=True)
         if problem is not None:
             self.problem = problem.message(a.lang)

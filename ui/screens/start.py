@@ -83,7 +83,7 @@ class StartScreen(Screen):
         view = ListView(title=a.t(a.lang, "ui.start.saved"))
         for info in a.session.games():
             text = a.t(a.lang, "ui.saved.game", game=info.id, ruleset=ruleset_title(info.ruleset, a.lang),
-                       count=info.length, updated=info.updated[:16].replace("T", " "))
+                       players=", ".join(info.players), count=info.length, updated=info.updated[:16].replace("T", " "))
             button = RowButton(text=text, tap_id=f"saved:{info.id}")
             button.bind(on_release=lambda _b, gid=info.id: self._open_saved(view, gid))
             view.add_row(button)
@@ -135,7 +135,7 @@ class SettingsView(ModalView):
     def update(self) -> None:
         a = app()
         self.pin_state = a.t(a.lang, "ui.settings.pin_set" if a.settings.has_pin else "ui.settings.no_pin")
-        fullscreen = str(a.settings.display) == "fullscreen"
+        fullscreen = a.kiosk or a.settings.display == Display.FULLSCREEN  # the kiosk takes the screen whatever the file says
         self.display_state = a.t(a.lang, "ui.settings.fullscreen" if fullscreen else "ui.settings.window")
         self.sound_state = a.t(a.lang, "ui.on" if a.settings.sound else "ui.off")
         hardware = a.settings.hardware_config()

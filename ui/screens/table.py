@@ -25,6 +25,7 @@ from typing import Any, Callable, TypeVar
 from kivy.clock import Clock
 from kivy.metrics import dp
 from kivy.properties import BooleanProperty, ListProperty, NumericProperty, StringProperty
+from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.label import Label
 from kivy.uix.screenmanager import Screen
 from kivy.uix.widget import Widget
@@ -115,8 +116,12 @@ class ChoiceButton(BigButton):
     run: Callable[[], Any] = staticmethod(lambda: None)
 
 
-class MarketCell(Label):
-    """One company's line of the market panel, as the ruleset's panels say it (its look: ``table.kv``)."""
+class MarketCell(ButtonBehavior, Label):
+    """One company's line of the market panel, as the ruleset's panels say it (its look: ``table.kv``);
+    a tap shows who holds the company (:func:`ui.owners.show_company`)."""
+
+    company = StringProperty("")
+    tap_id = StringProperty("")
 
 
 class TableScreen(Screen):
@@ -232,7 +237,7 @@ class TableScreen(Screen):
             row.font_size = font
             row.colour = list(theme.figure(colours[p["seat"]] if p["seat"] < len(colours) else None))
             row.current = p["seat"] == current
-            row.tap_id = f"player:{p['seat']}"
+            row.tap_id, row.seat = f"player:{p['seat']}", p["seat"]
 
     def _players_resized(self, grid: Widget, height: float) -> None:
         """The rows' room changed (the window, or a long sentence below): fit them again."""
@@ -246,6 +251,7 @@ class TableScreen(Screen):
         cells = reuse(self.ids.market, self._cells, len(view["companies"]), MarketCell)
         for cell, company in zip(cells, view["companies"]):
             cell.text = shown.market_cell(a, company, view)
+            cell.company, cell.tap_id = company["id"], f"market:{company['id']}"
         self.market_note = shown.market_note(a, view)
 
     def _draw_said(self, view: dict[str, Any], described: list[Described]) -> None:
@@ -429,9 +435,11 @@ def reuse(parent: Widget, kept: list[W], count: int, make: Callable[[], W]) -> l
     return kept
 
 
-class PlayerRow(Label):
-    """One player: the figure's colour at the left, name, cash, fortune, credit, shares."""
+class PlayerRow(ButtonBehavior, Label):
+    """One player: the figure's colour at the left, name, cash, fortune, credit, shares; a tap shows
+    the player's shares with their values (:func:`ui.owners.show_player`)."""
 
     colour = ListProperty(list(theme.BUTTON))
     current = BooleanProperty(False)
     tap_id = StringProperty("")
+    seat = NumericProperty(-1)

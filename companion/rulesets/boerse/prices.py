@@ -39,11 +39,13 @@ class Prices(Setup):
     def fortune(self, state: State, player: int) -> int:
         """B13 (and B14): cash + shares at the last price (or zero) + what the bank still owes − 2 × credit."""
         p = state.players[player]
-        value = p.cash + p.unpaid - self.credit_factor * p.credit
-        if self.shares_count:
-            prices = state.data["prices"]
-            value += sum(count * prices[c] for c, count in p.shares.items())
-        return value
+        return p.cash + p.unpaid - self.credit_factor * p.credit + sum(self.holdings(state, player).values())
+
+    def holdings(self, state: State, player: int) -> dict[str, int]:
+        """Each company's shares held at the last price, or nothing where the house counts no shares (B13, B14)."""
+        prices = state.data["prices"]
+        held = {c: count for c, count in state.players[player].shares.items() if count}
+        return {c: count * prices[c] if self.shares_count else 0 for c, count in held.items()}
 
     def prices(self, state: State) -> dict[str, int]:
         """The six prices on the price track (B3), in the order of the packages."""

@@ -67,8 +67,7 @@ class View(Prices):
         'Anna: 1,150 DM cash + 0 DM in shares − 2 × 500 DM credit = 150 DM. A credit still open at the end is paid back and charged once more (B13).'
         """
         p = state.players[seat]
-        prices = state.data["prices"]
-        shares = sum(count * prices[c] for c, count in p.shares.items()) if self.shares_count else 0
+        shares = sum(self.holdings(state, seat).values())
         deduction = self.credit_factor * p.credit
         fortune = self.fortune(state, seat)
         explained = None

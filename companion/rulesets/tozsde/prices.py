@@ -65,12 +65,12 @@ class Prices(Setup):
 
     def fortune(self, state: State, player: int) -> int:
         """Cash plus the market value of the shares (T4)."""
-        p = state.players[player]
-        total = p.cash
+        return state.players[player].cash + sum(self.holdings(state, player).values())
+
+    def holdings(self, state: State, player: int) -> dict[str, int]:
+        """Each company's shares held at their market value: what selling them all now brings (T4)."""
         bank, values = state.bank_shares, self._sale_values
-        for company, held in p.shares.items():
-            total += values[bank[company]][held]
-        return total
+        return {company: values[bank[company]][held] for company, held in state.players[player].shares.items() if held}
 
     def market(self, state: State, company: str) -> dict[str, Any]:
         k = state.bank_shares[company]

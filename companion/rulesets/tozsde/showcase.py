@@ -4,7 +4,7 @@ Its scenes also carry the app's screens that need a game of some kind
 behind them (start, settings, the PIN, the history).
 
 >>> [s.name for s in SCENES if s.group == "table"]
-['table-tozsde', 'table-tozsde-six', 'table-tozsde-order', 'table-tozsde-casino', 'table-tozsde-debt', 'pin']
+['table-tozsde', 'table-tozsde-six', 'table-tozsde-order', 'table-tozsde-casino', 'table-tozsde-debt', 'pin', 'owners-tozsde', 'holdings-tozsde']
 """
 
 from __future__ import annotations
@@ -60,8 +60,14 @@ SCENES = (
     Scene("table-tozsde-debt", "table", Play(SETUP, seed=13, until=_in_debt), ("screen:table",)),
     Scene("pin", "table", Play(SETUP, seed=7, until=_undo_needs_pin), ("screen:table", "pin:2468")),
     Scene("board-tozsde", "board", TABLE, ("screen:table", "board")),
+    # a tap on company 3 (held by Anna and Csaba), on Béla's row (four companies)
+    Scene("owners-tozsde", "table", TABLE, ("screen:table", "owners:3")),
+    Scene("holdings-tozsde", "table", TABLE, ("screen:table", "holdings:1")),
     Scene("history", "history", HISTORY, ("screen:history",)),
     Scene("correction", "history", HISTORY, ("screen:history", "correction")),
+    # a tap on an entry: how many actions go back, then the history taken back to it
+    Scene("history-take-back", "history", HISTORY, ("screen:history", "take-back:50")),
+    Scene("history-taken-back", "history", HISTORY, ("screen:history", "taken-back:50", "screen:history")),
     Scene("end-tozsde", "end", Played("tozsde", seed=1, players=3, correction_at=25), ("screen:end", "end:fortunes")),
     Scene("rules-tozsde", "rules", None, ("rules",)),
 )
