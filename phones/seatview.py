@@ -1,0 +1,127 @@
+"""What one seat's phone shows, in the phone's language: made from the replica, never from the app.
+
+Every text is rendered from the catalogues (the engine's, the game's and ``phones/locale``), so the
+page holds no words of its own and prices nothing. A seat's choices are the engine's descriptions
+of that seat's legal trades, credit and turn choices (:func:`companion.describe.describe`), and only
+while trading from phones is on and it is that seat's turn.
+
+>>> from phones.wire import Change
+>>> replica = Replica({"ruleset": "tozsde", "players": ["Anna", "Béla"]})
+>>> view = seat_view(replica, 1, "hu", trading=True)
+>>> view["me"]["name"], view["me"]["cash"], view["turn"]["text"]
+('Béla', '2\xa0000 Rubin', 'Anna következik')
+>>> view["choices"]  # Anna's roll-off first: nothing for Béla to choose
+[]
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from companion.describe import Described, Group, describe
+from companion.messages import money, register_package, render
+from phones.replica import Replica
+
+register_package("phones")
+
+PHONE_GROUPS = frozenset({Group.TRADE, Group.CREDIT, Group.TURN})
+"""The kinds of choice a phone offers: trading, credit and the turn's own steps; a roll is the die's,
+the setup and the casino's dialog are the table's."""
+
+HISTORY_SHOWN = 8
+"""How many of the table's last sentences a phone shows."""
+
+CHART_POINTS = 60
+"""The most points of each fortune's line sent to a phone (the chart is drawn on the phone)."""
+
+PAGE_KEYS = (
+    "title", "pick_seat", "cash", "credit", "fortune", "shares", "market", "history", "choices", "players",
+    "ranking", "chart", "waiting", "offline", "sending", "trading_off", "no_shares", "game_over",
+)
+"""The page's own labels, sent with every view in the phone's language."""
+
+
+def labels(language: str) -> dict[str, str]:
+    """The page's fixed labels in ``language``.
+
+    >>> labels("de")["cash"]
+    'Bargeld'
+    """
+    return {key: render(f"phones.{key}", {}, language) for key in PAGE_KEYS}
+
+
+def phone_choices(replica: Replica, seat: int, language: str) -> list[tuple[int, Described]]:
+    """The seat's choices a phone may offer now, each with its index in the engine's description."""
+    if replica.game.state.finished or replica.game.view(with_legal=False)["turn"]["player"] != seat:
+        return []
+    return [(index, d) for index, d in enumerate(describe(replica.game, language))
+            if d.choice.player == seat and d.group in PHONE_GROUPS and d.dialog is None]
+
+
+def _sampled(series: list[int]) -> list[int]:
+    if len(series) <= CHART_POINTS:
+        return series
+    step = (len(series) - 1) / (CHART_POINTS - 1)
+    return [series[round(i * step)] for i in range(CHART_POINTS)]
+
+
+def seat_view(replica: Replica, seat: int, language: str, *, trading: bool) -> dict[str, Any]:
+    """Everything the seat's phone shows, as JSON-ready values with the texts rendered."""
+    game = replica.game
+    view = game.view(with_legal=False)
+    currency = view["currency"]
+
+    def cash(amount: int | None) -> str:
+        return render("phones.none", {}, language) if amount is None else money(amount, currency, language)
+
+    player = view["players"][seat]
+    companies = {c["id"]: c for c in view["companies"]}
+    shares = []
+    for company, count in sorted(player["shares"].items(), key=lambda item: item[0]):
+        if count <= 0:
+            continue
+        market = companies.get(company, {})
+        price = market.get("price", market.get("sell"))
+        shares.append({
+            "company": company, "count": count, "line": render("phones.share_line", {"count": count, "company": company}, language),
+            "value": "" if price is None else render("phones.share_value", {"amount": price * count, "currency": currency}, language),
+        })
+    turn = view["turn"]
+    mine = turn["player"] == seat and not view["finished"]
+    ranking = []
+    if view["finished"] and view["ranking"]:
+        for place, seats in enumerate(view["ranking"], 1):
+            names = ", ".join(view["players"][s]["name"] for s in seats)
+            fortune = view["players"][seats[0]]["fortune"]
+            ranking.append(render("phones.place", {"place": place, "names": names, "amount": fortune, "currency": currency}, language))
+    choices = []
+    if trading and mine:
+        for index, d in phone_choices(replica, seat, language):
+            choices.append({"index": index, "label": d.label, "group": d.group.value, "usual": d.usual,
+                            "options": [o.label for o in d.options]})
+    said = replica.said_tail(HISTORY_SHOWN)
+    return {
+        "seq": replica.seq,
+        "seat": seat,
+        "labels": labels(language),
+        "me": {"name": player["name"], "cash": cash(player["cash"]), "credit": cash(player["credit"]),
+               "fortune": cash(player["fortune"]), "shares": shares, "out": player["status"] != "playing"},
+        "turn": {"seat": turn["player"], "mine": mine,
+                 "text": render("phones.your_turn" if mine else "phones.turn", {"player": turn["name"]}, language)},
+        "players": [{"name": p["name"], "fortune": cash(p["fortune"]), "me": p["seat"] == seat} for p in view["players"]],
+        "market": [{"company": c["id"], "line": render("phones.market_line", {
+            "exchange": c["exchange"], "buy": cash(c["buy"]), "sell": cash(c["sell"])}, language)} for c in view["companies"]],
+        "said": said[-1].text(language) if said else "",
+        "history": [s.text(language) for s in said],
+        "finished": view["finished"],
+        "ranking": ranking,
+        "chart": {"names": [p["name"] for p in view["players"]],
+                  "fortunes": [_sampled(series) for series in replica.history.fortunes]} if view["finished"] else None,
+        "trading": trading,
+        "choices": choices,
+    }
+
+
+def seats(replica: Replica) -> list[str]:
+    """The players' names by seat, for the page where a phone picks its seat."""
+    return [p["name"] for p in replica.game.view(with_legal=False)["players"]]
