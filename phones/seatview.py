@@ -35,7 +35,7 @@ CHART_POINTS = 60
 """The most points of each fortune's line sent to a phone (the chart is drawn on the phone)."""
 
 PAGE_KEYS = (
-    "title", "pick_seat", "cash", "credit", "fortune", "shares", "market", "history", "choices", "players",
+    "title", "pick_seat", "watch", "cash", "credit", "fortune", "shares", "market", "history", "choices", "players",
     "ranking", "chart", "waiting", "offline", "sending", "trading_off", "no_shares", "game_over",
 )
 """The page's own labels, sent with every view in the phone's language."""
@@ -65,8 +65,9 @@ def _sampled(series: list[int]) -> list[int]:
     return [series[round(i * step)] for i in range(CHART_POINTS)]
 
 
-def seat_view(replica: Replica, seat: int, language: str, *, trading: bool) -> dict[str, Any]:
-    """Everything the seat's phone shows, as JSON-ready values with the texts rendered."""
+def seat_view(replica: Replica, seat: int | None, language: str, *, trading: bool) -> dict[str, Any]:
+    """Everything the seat's phone shows, as JSON-ready values with the texts rendered; for a phone that
+    only watches (``seat`` None) what the table screen shows everybody: no cash of anyone's, no choices."""
     game = replica.game
     view = game.view(with_legal=False)
     currency = view["currency"]
@@ -74,9 +75,9 @@ def seat_view(replica: Replica, seat: int, language: str, *, trading: bool) -> d
     def cash(amount: int | None) -> str:
         return render("phones.none", {}, language) if amount is None else money(amount, currency, language)
 
-    player = view["players"][seat]
     companies = {c["id"]: c for c in view["companies"]}
     shares = []
+    player = view["players"][seat] if seat is not None else {"shares": {}}
     for company, count in sorted(player["shares"].items(), key=lambda item: item[0]):
         if count <= 0:
             continue
@@ -95,7 +96,7 @@ def seat_view(replica: Replica, seat: int, language: str, *, trading: bool) -> d
             fortune = view["players"][seats[0]]["fortune"]
             ranking.append(render("phones.place", {"place": place, "names": names, "amount": fortune, "currency": currency}, language))
     choices = []
-    if trading and mine:
+    if trading and mine and seat is not None:
         for index, d in phone_choices(replica, seat, language):
             choices.append({"index": index, "label": d.label, "group": d.group.value, "usual": d.usual,
                             "options": [o.label for o in d.options]})
@@ -104,8 +105,9 @@ def seat_view(replica: Replica, seat: int, language: str, *, trading: bool) -> d
         "seq": replica.seq,
         "seat": seat,
         "labels": labels(language),
-        "me": {"name": player["name"], "cash": cash(player["cash"]), "credit": cash(player["credit"]),
-               "fortune": cash(player["fortune"]), "shares": shares, "out": player["status"] != "playing"},
+        "me": None if seat is None else {
+            "name": player["name"], "cash": cash(player["cash"]), "credit": cash(player["credit"]),
+            "fortune": cash(player["fortune"]), "shares": shares, "out": player["status"] != "playing"},
         "turn": {"seat": turn["player"], "mine": mine,
                  "text": render("phones.your_turn" if mine else "phones.turn", {"player": turn["name"]}, language)},
         "players": [{"name": p["name"], "fortune": cash(p["fortune"]), "me": p["seat"] == seat} for p in view["players"]],
@@ -120,6 +122,16 @@ def seat_view(replica: Replica, seat: int, language: str, *, trading: bool) -> d
         "trading": trading,
         "choices": choices,
     }
+
+
+def watcher_view(replica: Replica, language: str) -> dict[str, Any]:
+    """What a phone that only watches shows.
+
+    >>> view = watcher_view(Replica({"ruleset": "tozsde", "players": ["Anna", "Béla"]}), "de")
+    >>> view["me"], view["choices"], view["turn"]["text"]
+    (None, [], 'Anna ist am Zug')
+    """
+    return seat_view(replica, None, language, trading=False)
 
 
 def seats(replica: Replica) -> list[str]:

@@ -63,6 +63,8 @@ class Phone:
     ws: web.WebSocketResponse
     language: str = "en"
     seat: int | None = None
+    watching: bool = False
+    """Joined without a seat: the table's public view, nothing to act on."""
     token: str = ""
     seen: int = 0
     budget: Budget = field(default_factory=Budget)
@@ -135,8 +137,8 @@ class Hub:
                 self.seats.drop(seat)
 
     def view(self, phone: Phone) -> dict[str, Any]:
-        assert self.replica is not None and phone.seat is not None
-        key = (self.replica.seq, phone.seat, phone.language)
+        assert self.replica is not None
+        key = (self.replica.seq, -1 if phone.seat is None else phone.seat, phone.language)
         if key not in self._views:
             if len(self._views) > 64:
                 self._views.clear()
@@ -151,7 +153,7 @@ class Hub:
     def push(self, steps: list[Step]) -> None:
         """Every joined phone gets each step in order, the last with the seat's new view."""
         for phone in list(self.phones):
-            if phone.seat is None:
+            if phone.seat is None and not phone.watching:
                 continue
             for index, step in enumerate(steps):
                 self._step(phone, step, index == len(steps) - 1)
@@ -218,17 +220,25 @@ class Hub:
             phone.seat, phone.token, phone.seen = seat, message["token"], since
             phone.send({"t": "joined", "seat": seat, "token": phone.token})
             return self.catch_up(phone)
+        if message.get("watch") is True and strict.whole(since) and 0 <= since <= self.replica.seq:
+            phone.watching, phone.seen = True, since
+            return self.catch_up(phone)
         phone.send({"t": "seats", "names": seats(self.replica), "labels": labels(phone.language)})
 
     def join(self, phone: Phone, message: dict[str, Any]) -> None:
         assert self.replica is not None
         seat = message.get("seat")
+        if seat is None and "seat" in message:  # only to watch
+            phone.seat, phone.token, phone.watching = None, "", True
+            phone.send({"t": "change", "seq": self.replica.seq, "said": [], "view": self.view(phone)})
+            phone.seen = self.replica.seq
+            return None
         if not strict.whole(seat) or not 0 <= seat < self.seats.count:
             return self.refuse(phone, "phones.refused.seat")
         for other in [p for p in self.phones if p.seat == seat]:
             if other is not phone:
                 self.leave(other, "phones.replaced")
-        phone.seat, phone.token, phone.seen = seat, self.seats.join(seat), 0
+        phone.seat, phone.token, phone.seen, phone.watching = seat, self.seats.join(seat), 0, False
         phone.send({"t": "joined", "seat": seat, "token": phone.token})
         self.out({"t": "joined", "seat": seat, "name": seats(self.replica)[seat]})
         phone.send({"t": "change", "seq": self.replica.seq, "said": [], "view": self.view(phone)})
@@ -428,6 +438,7 @@ async def _pipe(hub: Hub) -> None:
             hub.from_app(strict.loads(text, limit=64 * 1024 * 1024))
         except Exception:  # one bad message must not end the phones
             log.exception("a message from the app was not understood")
+        await asyncio.sleep(0)  # let the phones' senders take what this message gave them
 
 
 def _out(message: dict[str, Any]) -> None:

@@ -5,7 +5,7 @@
   const $ = (id) => document.getElementById(id);
   const pick = (list) => (list.find((l) => ["hu", "de", "en"].includes(l)) || "en");
   let lang = pick((navigator.languages || [navigator.language || "en"]).map((l) => String(l).slice(0, 2).toLowerCase()));
-  let token = "", seq = 0, number = 0, ws = null, view = null, wait = 500, gone = false;
+  let token = "", watching = false, seq = 0, number = 0, ws = null, view = null, wait = 500, gone = false;
 
   function status(text, kind) {
     const box = $("status");
@@ -31,7 +31,12 @@
       b.textContent = name; b.dataset.seat = seat;
       b.onclick = () => send({ t: "join", seat: seat, lang: lang });
       return b;
-    }));
+    }).concat([(() => {
+      const b = document.createElement("button");
+      b.textContent = message.labels.watch; b.className = "watch";
+      b.onclick = () => { watching = true; send({ t: "join", seat: null, lang: lang }); };
+      return b;
+    })()]));
   }
 
   function act(choice, option) {
@@ -60,9 +65,12 @@
     for (const key of ["cash", "credit", "fortune", "shares", "market", "history", "choices", "players", "ranking", "chart"]) $("l-" + key).textContent = L[key];
     $("turn").textContent = v.turn.text; $("turn").className = "banner" + (v.turn.mine ? " mine" : "");
     $("said").textContent = v.said;
-    $("me-name").textContent = v.me.name;
-    $("cash").textContent = v.me.cash; $("credit").textContent = v.me.credit; $("fortune").textContent = v.me.fortune;
-    fill("shares", v.me.shares.length ? v.me.shares.map((s) => item(s.line, s.value)) : [item(L.no_shares)]);
+    $("me").hidden = !v.me; $("shares-box").hidden = !v.me;
+    if (v.me) {
+      $("me-name").textContent = v.me.name;
+      $("cash").textContent = v.me.cash; $("credit").textContent = v.me.credit; $("fortune").textContent = v.me.fortune;
+      fill("shares", v.me.shares.length ? v.me.shares.map((s) => item(s.line, s.value)) : [item(L.no_shares)]);
+    }
     fill("players", v.players.map((p) => item(p.name, p.fortune, p.me ? "me" : "")));
     fill("market", v.market.map((m) => item(m.company, m.line)));
     fill("history", v.history.slice().reverse().map((h) => item(h)));
@@ -94,8 +102,8 @@
 
   function receive(event) {
     const m = JSON.parse(event.data);
-    if (m.t === "seats") { token = ""; showSeats(m); }
-    else if (m.t === "joined") { if (m.token !== token) { token = m.token; number = 0; } status(""); }
+    if (m.t === "seats") { token = ""; watching = false; seq = 0; showSeats(m); }
+    else if (m.t === "joined") { if (m.token !== token) { token = m.token; number = 0; seq = 0; } status(""); }
     else if (m.t === "change") {
       if (m.seq < seq) return;  // an old step after a catch-up: already shown
       seq = m.seq;
@@ -109,7 +117,7 @@
   function connect() {
     const scheme = location.protocol === "https:" ? "wss:" : "ws:";
     ws = new WebSocket(`${scheme}//${location.host}${page}/ws`);
-    ws.onopen = () => { wait = 500; if (!gone) status(""); send({ t: "hello", lang: lang, token: token || undefined, since: seq }); };
+    ws.onopen = () => { wait = 500; if (!gone) status(""); send({ t: "hello", lang: lang, token: token || undefined, watch: watching || undefined, since: seq }); };
     ws.onmessage = receive;
     ws.onclose = () => {
       document.body.dataset.connected = "no";
@@ -124,7 +132,7 @@
     b.onclick = () => {
       lang = b.dataset.lang; document.documentElement.lang = lang;
       document.querySelectorAll("#languages button").forEach((o) => o.setAttribute("aria-pressed", String(o === b)));
-      send({ t: "hello", lang: lang, token: token || undefined, since: Math.max(0, seq - 1) });
+      send({ t: "hello", lang: lang, token: token || undefined, watch: watching || undefined, since: Math.max(0, seq - 1) });
     };
     b.setAttribute("aria-pressed", String(b.dataset.lang === lang));
   });
