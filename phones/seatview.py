@@ -113,7 +113,7 @@ def seat_view(replica: Replica, seat: int | None, language: str, *, trading: boo
         "players": [{"name": p["name"], "fortune": cash(p["fortune"]), "me": p["seat"] == seat} for p in view["players"]],
         "market": [{"company": c["id"], "line": render("phones.market_line", {
             "exchange": c["exchange"], "buy": cash(c["buy"]), "sell": cash(c["sell"])}, language)} for c in view["companies"]],
-        "said": said[-1].text(language) if said else "",
+        "said": " ".join(s.text(language) for s in replica.steps[-1].said) if replica.steps else "",
         "history": [s.text(language) for s in said],
         "finished": view["finished"],
         "ranking": ranking,
