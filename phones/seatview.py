@@ -65,16 +65,52 @@ def _sampled(series: list[int]) -> list[int]:
     return [series[round(i * step)] for i in range(CHART_POINTS)]
 
 
-def seat_view(replica: Replica, seat: int | None, language: str, *, trading: bool) -> dict[str, Any]:
-    """Everything the seat's phone shows, as JSON-ready values with the texts rendered; for a phone that
-    only watches (``seat`` None) what the table screen shows everybody: no cash of anyone's, no choices."""
-    game = replica.game
-    view = game.view(with_legal=False)
+def public_view(replica: Replica, language: str, state: dict[str, Any] | None = None) -> dict[str, Any]:
+    """What every phone shows alike, in ``language``: made once a change for all the phones of that language.
+
+    ``state`` is ``replica.game.view(with_legal=False)`` when the caller has it already.
+    """
+    view = state if state is not None else replica.game.view(with_legal=False)
     currency = view["currency"]
 
     def cash(amount: int | None) -> str:
         return render("phones.none", {}, language) if amount is None else money(amount, currency, language)
 
+    ranking = []
+    if view["finished"] and view["ranking"]:
+        for place, seats in enumerate(view["ranking"], 1):
+            names = ", ".join(view["players"][s]["name"] for s in seats)
+            fortune = view["players"][seats[0]]["fortune"]
+            ranking.append(render("phones.place", {"place": place, "names": names, "amount": fortune, "currency": currency}, language))
+    turn = view["turn"]
+    return {
+        "seq": replica.seq,
+        "labels": labels(language),
+        "turn": {"seat": turn["player"], "name": turn["name"], "finished": view["finished"],
+                 "text": render("phones.turn", {"player": turn["name"]}, language),
+                 "mine_text": render("phones.your_turn", {}, language)},
+        "players": [{"name": p["name"], "fortune": cash(p["fortune"])} for p in view["players"]],
+        "market": [{"company": c["id"], "line": render("phones.market_line", {
+            "exchange": c["exchange"], "buy": cash(c["buy"]), "sell": cash(c["sell"])}, language)} for c in view["companies"]],
+        "said": " ".join(s.text(language) for s in replica.steps[-1].said) if replica.steps else "",
+        "history": [s.text(language) for s in replica.said_tail(HISTORY_SHOWN)],
+        "finished": view["finished"],
+        "ranking": ranking,
+        "chart": {"names": [p["name"] for p in view["players"]],
+                  "fortunes": [_sampled(series) for series in replica.history.fortunes]} if view["finished"] else None,
+    }
+
+
+def seat_view(replica: Replica, seat: int | None, language: str, *, trading: bool,
+              state: dict[str, Any] | None = None, public: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Everything the seat's phone shows, as JSON-ready values with the texts rendered; for a phone that
+    only watches (``seat`` None) what the table screen shows everybody: no cash of anyone's, no choices.
+
+    ``state`` and ``public`` (:func:`public_view`) are passed in when already made for this change.
+    """
+    view = state if state is not None else replica.game.view(with_legal=False)
+    shared = public if public is not None else public_view(replica, language, view)
+    currency = view["currency"]
     companies = {c["id"]: c for c in view["companies"]}
     shares = []
     player = view["players"][seat] if seat is not None else {"shares": {}}
@@ -87,38 +123,22 @@ def seat_view(replica: Replica, seat: int | None, language: str, *, trading: boo
             "company": company, "count": count, "line": render("phones.share_line", {"count": count, "company": company}, language),
             "value": "" if price is None else render("phones.share_value", {"amount": price * count, "currency": currency}, language),
         })
-    turn = view["turn"]
-    mine = turn["player"] == seat and not view["finished"]
-    ranking = []
-    if view["finished"] and view["ranking"]:
-        for place, seats in enumerate(view["ranking"], 1):
-            names = ", ".join(view["players"][s]["name"] for s in seats)
-            fortune = view["players"][seats[0]]["fortune"]
-            ranking.append(render("phones.place", {"place": place, "names": names, "amount": fortune, "currency": currency}, language))
+    turn = shared["turn"]
+    mine = turn["seat"] == seat and not turn["finished"]
     choices = []
     if trading and mine and seat is not None:
         for index, d in phone_choices(replica, seat, language):
             choices.append({"index": index, "label": d.label, "group": d.group.value, "usual": d.usual,
                             "options": [o.label for o in d.options]})
-    said = replica.said_tail(HISTORY_SHOWN)
     return {
-        "seq": replica.seq,
+        **shared,
         "seat": seat,
-        "labels": labels(language),
         "me": None if seat is None else {
-            "name": player["name"], "cash": cash(player["cash"]), "credit": cash(player["credit"]),
-            "fortune": cash(player["fortune"]), "shares": shares, "out": player["status"] != "playing"},
-        "turn": {"seat": turn["player"], "mine": mine,
-                 "text": render("phones.your_turn" if mine else "phones.turn", {"player": turn["name"]}, language)},
-        "players": [{"name": p["name"], "fortune": cash(p["fortune"]), "me": p["seat"] == seat} for p in view["players"]],
-        "market": [{"company": c["id"], "line": render("phones.market_line", {
-            "exchange": c["exchange"], "buy": cash(c["buy"]), "sell": cash(c["sell"])}, language)} for c in view["companies"]],
-        "said": " ".join(s.text(language) for s in replica.steps[-1].said) if replica.steps else "",
-        "history": [s.text(language) for s in said],
-        "finished": view["finished"],
-        "ranking": ranking,
-        "chart": {"names": [p["name"] for p in view["players"]],
-                  "fortunes": [_sampled(series) for series in replica.history.fortunes]} if view["finished"] else None,
+            "name": player["name"], "cash": money(player["cash"], currency, language),
+            "credit": money(player["credit"], currency, language), "fortune": money(player["fortune"], currency, language),
+            "shares": shares, "out": player["status"] != "playing"},
+        "turn": {"seat": turn["seat"], "mine": mine, "text": turn["mine_text"] if mine else turn["text"]},
+        "players": [{**p, "me": n == seat} for n, p in enumerate(shared["players"])],
         "trading": trading,
         "choices": choices,
     }

@@ -18,6 +18,7 @@ import asyncio
 import contextlib
 import itertools
 import logging
+import os
 import sys
 from dataclasses import dataclass, field
 from importlib import resources
@@ -29,7 +30,7 @@ from companion.messages import LANGUAGES, Said, render
 from phones import strict
 from phones.guard import Budget, Seats, private, same
 from phones.replica import Replica, Step
-from phones.seatview import labels, phone_choices, seat_view, seats
+from phones.seatview import labels, phone_choices, public_view, seat_view, seats
 from phones.wire import Change, line, said
 
 log = logging.getLogger("phones.server")
@@ -104,6 +105,8 @@ class Hub:
         """Requests at the table, by their id; at most one a seat."""
         self._ids = itertools.count(1)
         self._views: dict[tuple[int, int, str], dict[str, Any]] = {}
+        self._shared: dict[tuple[int, str], dict[str, Any]] = {}
+        """The state view ("") and each language's public view of a change, made once for all phones."""
 
     # -- from the app -------------------------------------------------------------
     def from_app(self, message: dict[str, Any]) -> None:
@@ -114,6 +117,7 @@ class Hub:
             self.replica = Replica(message["setup"], tuple(message.get("actions", ())))
             self.seats = Seats(len(seats(self.replica)))
             self._views.clear()
+            self._shared.clear()
             for phone in list(self.phones):  # another game: every phone picks its seat again
                 self.leave(phone, "phones.refused.no_game")
         elif kind == "line" and self.replica is not None:
@@ -142,7 +146,15 @@ class Hub:
         if key not in self._views:
             if len(self._views) > 64:
                 self._views.clear()
-            self._views[key] = seat_view(self.replica, phone.seat, phone.language, trading=self.trading)
+                self._shared.clear()
+            state = self._shared.get((self.replica.seq, ""))
+            if state is None:
+                state = self._shared[(self.replica.seq, "")] = self.replica.game.view(with_legal=False)
+            public = self._shared.get((self.replica.seq, phone.language))
+            if public is None:
+                public = self._shared[(self.replica.seq, phone.language)] = public_view(self.replica, phone.language, state)
+            self._views[key] = seat_view(self.replica, phone.seat, phone.language, trading=self.trading,
+                                         state=state, public=public)
         return self._views[key]
 
     def _step(self, phone: Phone, step: Step, with_view: bool) -> None:
@@ -346,7 +358,7 @@ async def socket(request: web.Request) -> web.StreamResponse:
     hub.phones.add(phone)
     sender = asyncio.create_task(_send(phone))
     unjoined = asyncio.get_running_loop().call_later(
-        JOIN_SECONDS, lambda: None if phone.seat is not None else phone.send(None))
+        JOIN_SECONDS, lambda: None if phone.seat is not None or phone.watching else phone.send(None))
     try:
         async for message in ws:
             while phone.outbox.qsize() > QUEUED_TO_PHONE // 4:  # a phone that asks faster than it reads waits
@@ -457,12 +469,18 @@ async def main_async(host: str, port: int) -> None:
         await runner.cleanup()
 
 
+LOWER_PRIORITY = 10
+"""The web process's niceness: on a busy moment the table screen's process gets the processor first."""
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m phones.server", description=__doc__.splitlines()[0])
     parser.add_argument("--host", default="0.0.0.0")
     parser.add_argument("--port", type=int, default=8080)
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.WARNING, stream=sys.stderr, format="phones: %(levelname)s %(message)s")
+    with contextlib.suppress(OSError):
+        os.nice(LOWER_PRIORITY)
     asyncio.run(main_async(args.host, args.port))
 
 

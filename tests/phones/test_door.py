@@ -313,3 +313,22 @@ def test_nothing_the_phones_send_reaches_the_journal_except_through_the_table() 
         assert not {m for m in imported if m and (m.startswith("companion.journal") or m == "companion.table"
                                                     or m.startswith(("ui", "kivy", "hardware")))}, name
     assert math.isfinite(json.loads("1"))
+
+
+def test_a_phone_that_joins_nothing_is_closed_and_one_that_watches_stays(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(server, "JOIN_SECONDS", 0.3)
+
+    async def scenario() -> None:
+        async with Served(line_to_trade()) as served:
+            idle, watcher = await served.phone(), await served.phone()
+            await watcher.send({"t": "join", "seat": None})
+            await watcher.next("change")
+            await asyncio.sleep(0.6)
+            closed = await idle.ws.receive(timeout=2)
+            assert closed.type in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED)
+            served.hub.from_app({"t": "trading", "on": False})
+            change = await watcher.next("change")
+            assert change["view"]["me"] is None and change["view"]["choices"] == []
+            assert (await watcher.act(0))["text"] == "This phone no longer holds the seat: join again."
+
+    run(scenario())
