@@ -26,6 +26,10 @@ from companion.history import History, replay
 from companion.messages import Said
 from phones.wire import Change
 
+PRIMED = 8
+"""The last actions of a line the replica starts from that it applies as steps, so that a phone
+joining a game long under way reads what the table said last."""
+
 KEPT = 512
 """How many steps a phone may miss and still catch up step by step (beyond: the latest view only)."""
 
@@ -44,10 +48,12 @@ class Replica:
 
     def __init__(self, setup: dict[str, object], actions: tuple[Action, ...] = ()) -> None:
         self.setup = setup
-        self.actions: list[Action] = list(actions)
-        self.history, self.game = replay(setup, self.actions)
         self.seq = 0
         self.steps: deque[Step] = deque(maxlen=KEPT)
+        line, cut = list(actions), max(0, len(actions) - PRIMED)
+        self.actions: list[Action] = line[:cut]
+        self.history, self.game = replay(setup, self.actions)
+        self.follow(Change(cut, tuple(line[cut:])))  # the last few said again
 
     @property
     def length(self) -> int:

@@ -3,18 +3,21 @@
     .venv/bin/python -m tools.phone_screenshots docs/screenshots
 
 A game of three is played by bots up to a turn with shares to sell; the page joins as that seat
-with trading from phones on, in a headless Chromium (tests/phones/browser.py).
+with trading from phones on, in a headless Chromium (tests/phones/browser.py). Then a game
+played to its end: the ranking and the chart (Hungarian).
 """
 
 from __future__ import annotations
 
 import asyncio
+import random
 import sys
 import tempfile
 from pathlib import Path
 
 from tests.phones.browser import Browser
-from tests.phones.support import Played, line_to_trade
+from companion.bots import play
+from tests.phones.support import SETUP, Played, Served, line_to_trade
 
 
 async def shoot(folder: Path) -> list[Path]:
@@ -37,6 +40,16 @@ async def shoot(folder: Path) -> list[Path]:
                 path = folder / f"phone-{language}.png"
                 await phone.screenshot(path)
                 made.append(path)
+    game = play(SETUP, random.Random(4))  # a game played to its end: the ranking and the chart
+    async with Served(list(game.actions)) as served, Browser("hu") as phone:
+        await phone.open(served.base)
+        await phone.until("document.querySelector('#seat-list button')")
+        await phone.js("document.querySelector('#seat-list button[data-seat=\"0\"]').click()")
+        await phone.until("!document.getElementById('end').hidden")
+        await phone.js("document.getElementById('end').scrollIntoView()")
+        await asyncio.sleep(0.3)
+        await phone.screenshot(folder / "phone-end-hu.png")
+        made.append(folder / "phone-end-hu.png")
     return made
 
 

@@ -53,8 +53,15 @@
       return `<polyline fill="none" stroke-width="3" stroke="${colours[seat % 6]}" points="${points}"/>`;
     });
     const svg = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${width} ${height}" preserveAspectRatio="none">${lines.join("")}</svg>`;
-    const legend = data.names.map((n, seat) => `<span style="color:${colours[seat % 6]}">■</span> ` + n.replace(/[&<>"]/g, "")).join(" · ");
-    $("chart").innerHTML = svg + `<p>${legend}</p>`;
+    $("chart").innerHTML = svg;
+    const legend = document.createElement("p");
+    data.names.forEach((name, seat) => {
+      const mark = document.createElement("span");
+      mark.textContent = (seat ? " · " : "") + "■ ";
+      mark.style.color = colours[seat % 6];
+      legend.append(mark, document.createTextNode(name));
+    });
+    $("chart").appendChild(legend);
   }
 
   function render(v) {
