@@ -50,6 +50,14 @@ REPLY_SECONDS = 5.0
 QUEUED_TO_PHONE = 256
 """Messages waiting for one slow phone; beyond, it is disconnected and catches up when it comes back."""
 
+PAGE_HEADERS = {
+    "Cache-Control": "no-store",
+    "Referrer-Policy": "no-referrer",
+    "X-Content-Type-Options": "nosniff",
+    "Content-Security-Policy": "default-src 'self'; connect-src 'self'; img-src 'self' data:; frame-ancestors 'none'",
+}
+"""The page is never cached, never names its address to another site, runs only its own script, is never framed."""
+
 PAGE_FILES = {"phone.js": "application/javascript", "phone.css": "text/css"}
 
 
@@ -338,8 +346,7 @@ async def page(request: web.Request) -> web.StreamResponse:
     hub = _secret(request)
     body = _static("phone.html").replace(b"PAGE/", f"/g/{hub.secret}/".encode())
     return web.Response(body=body, content_type="text/html", charset="utf-8",
-                        headers={"Cache-Control": "no-store", "Referrer-Policy": "no-referrer",
-                                 "Content-Security-Policy": "default-src 'self'; connect-src 'self'; img-src 'self' data:"})
+                        headers=PAGE_HEADERS)
 
 
 async def asset(request: web.Request) -> web.StreamResponse:
@@ -347,7 +354,7 @@ async def asset(request: web.Request) -> web.StreamResponse:
     name = request.match_info["name"]
     if name not in PAGE_FILES:
         raise web.HTTPNotFound()
-    return web.Response(body=_static(name), content_type=PAGE_FILES[name], charset="utf-8")
+    return web.Response(body=_static(name), content_type=PAGE_FILES[name], charset="utf-8", headers=PAGE_HEADERS)
 
 
 async def socket(request: web.Request) -> web.StreamResponse:

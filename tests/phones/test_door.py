@@ -44,6 +44,8 @@ def test_nothing_without_the_secret() -> None:
             good = f"http://127.0.0.1:{served.port}/g/{served.hub.secret}"
             async with served.session.get(good) as response:
                 assert response.status == 200 and "phone.js" in await response.text()
+                assert "script-src" not in response.headers["Content-Security-Policy"]  # 'self' only, no inline
+                assert response.headers["Referrer-Policy"] == "no-referrer" and response.headers["Cache-Control"] == "no-store"
             for path in ("/", "/g/", "/g/wrong", f"/g/{served.hub.secret[:-1]}", f"/g/{served.hub.secret}x",
                          "/g/wrong/ws", "/g/wrong/phone.js", f"/g/{served.hub.secret}/../../etc/passwd"):
                 async with served.session.get(f"http://127.0.0.1:{served.port}{path}") as response:
