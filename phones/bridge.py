@@ -49,7 +49,10 @@ log = logging.getLogger("phones.bridge")
 register_package("phones")
 
 RESTART_SECONDS = 2.0
-"""How long after the web process stopped it is started again."""
+"""How long after the web process stopped it is started again (doubled after each start that never
+listened, up to :data:`LONGEST_WAIT`)."""
+
+LONGEST_WAIT = 60.0
 
 MOST_FROM_WEB = 64 * 1024
 """The longest line the app reads from the web process."""
@@ -57,7 +60,8 @@ MOST_FROM_WEB = 64 * 1024
 
 @dataclass(frozen=True)
 class News:
-    """Something for the table screen: ``said`` (a phone joined or left) about ``seat``."""
+    """Something for the table screen: ``said`` (a phone joined or left) about ``seat``; seat -1: the
+    web process could not start (its port taken)."""
 
     seat: int
     said: Said
@@ -232,7 +236,9 @@ class Bridge:
             if process is not None:
                 process.kill()
                 process.wait()
-            time.sleep(RESTART_SECONDS)
+            wait = RESTART_SECONDS if self.bound_port is not None else min(LONGEST_WAIT, RESTART_SECONDS * 2 ** self.restarts)
+            with self._lock:
+                self._lock.wait_for(lambda: self._stopping, wait)
             if not self._stopping:
                 self.restarts += 1
                 self._spawn()
@@ -259,6 +265,8 @@ class Bridge:
             news = News(message["seat"], Said(f"phones.{kind}", {"name": str(message.get("name", ""))}))
             if self.on_news is not None:
                 self.on_news(news)
+        elif kind == "failed" and self.on_news is not None:
+            self.on_news(News(-1, Said("phones.settings.failed", {"error": str(message.get("error", ""))})))
         elif kind == "act":
             self._act(message)
 

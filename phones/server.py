@@ -467,7 +467,11 @@ def _out(message: dict[str, Any]) -> None:
 
 async def main_async(host: str, port: int) -> None:
     hub = Hub("", _out)
-    runner, listening = await serve(hub, host, port)
+    try:
+        runner, listening = await serve(hub, host, port)
+    except OSError as error:  # the port is taken, the address is not this machine's
+        _out({"t": "failed", "error": f"{host}:{port}: {error.strerror or error}"})
+        raise SystemExit(2) from error
     _out({"t": "listening", "port": listening.sockets[0].getsockname()[1]})
     try:
         await _pipe(hub)

@@ -199,3 +199,37 @@ def test_a_crashed_web_process_is_started_again_and_the_table_goes_on(tmp_path: 
             assert phone.view["me"]["cash"] == f"{played.table.state.players[1].cash:,} Rubin"
 
     run(scenario())
+
+
+def test_a_port_taken_is_said_and_the_table_goes_on(tmp_path: Path) -> None:
+    import socket
+    import threading
+
+    from companion.table import Table
+    from phones.bridge import Bridge, News
+
+    taken = socket.socket()
+    taken.bind(("127.0.0.1", 0))
+    taken.listen()
+    heard: list[News] = []
+    came = threading.Event()
+    bridge = Bridge(host="127.0.0.1", port=taken.getsockname()[1])
+
+    def hear(news: News) -> None:
+        heard.append(news)
+        came.set()
+
+    bridge.on_news = hear
+    table = Table.new({"ruleset": "tozsde", "players": ["Anna", "Béla"]}, tmp_path / "games.db")
+    try:
+        bridge.attach(table)
+        assert came.wait(30)
+        assert heard[0].seat == -1 and heard[0].said.key == "phones.settings.failed"
+        assert "127.0.0.1" in heard[0].said.text("en") and not bridge.listening.is_set()
+        assert table.submit({"type": "roll", "value": 2}).accepted
+    finally:
+        started = time.perf_counter()
+        bridge.stop()
+        assert time.perf_counter() - started < 5
+        table.close()
+        taken.close()
