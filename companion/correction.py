@@ -17,9 +17,9 @@ said as written.
 >>> game = Game({"ruleset": "boerse", "players": ["Anna", "Bernd"], "options": {"deck": "real"}})
 >>> action = correction(0, cash=900, shares={"Stahl": 1}, reason="rent paid twice")
 >>> [e.text() for e in game.apply(action)]
-['Correction by the banker for Anna: cash 700 → 900 DM (rent paid twice).', 'Correction by the banker for Anna: Stahl 0 → 1 shares (rent paid twice).']
+['Correction by the banker for Anna: cash from 700 to 900 DM (rent paid twice).', 'Correction by the banker for Anna: Stahl shares from 0 to 1 (rent paid twice).']
 >>> [e.text("de") for e in game.apply(correction(1, cash=800, reason=Reason.PAID_TWICE))]
-['Korrektur durch den Bankhalter für Bernd: Bargeld 700 → 800 DM (doppelt gezahlt).']
+['Korrektur durch den Bankhalter für Bernd: Bargeld von 700 auf 800 DM (doppelt gezahlt).']
 >>> check(game.state, correction(1, cash=-5, reason="typo")).message("de")
 'Bargeld kann nicht unter null gesetzt werden (-5).'
 """

@@ -34,35 +34,40 @@ from companion.state import State
 
 
 class Group(StrEnum):
-    """Where a choice belongs on the screen."""
+    """Where a choice belongs on the screen; the members in the order the screen lists them."""
 
     DICE = "dice"
     """A roll: the electronic die's value goes to the usual one."""
     TRADE = "trade"
-    """Buying and selling shares."""
-    CREDIT = "credit"
-    """Borrowing and repaying (Die Börse, B5)."""
-    CASINO = "casino"
-    """The Tőzsde casino bet (§7.3, T9)."""
+    """Buying and selling shares, and taking or declining an offer of them."""
+    LOANS = "loans"
+    """Borrowing from the bank and paying back."""
+    WAGERS = "wagers"
+    """A bet on chance: a stake and what it is on."""
+    SETUP = "setup"
+    """Before the first turn: order of play, a draw, a shuffle."""
     TURN = "turn"
     """Ending the turn, a pick or a card the turn asks for, ending the game."""
-    SETUP = "setup"
-    """Before the first turn: order of play, company draw, deck shuffle."""
     CORRECTION = "correction"
     """The banker's correction (outside the legal list; see :mod:`companion.correction`)."""
 
 
 class Dialog(StrEnum):
-    """A choice with several free parameters opens a dialog of this kind."""
+    """The form a choice takes when one row of buttons cannot show it: a front end opens it by its form,
+    whatever the game.
 
-    CASINO = "casino"
-    """Stake, then 1 to 3 called numbers (§7.3, T9); ``fields`` holds both with their limits."""
-    ORDER = "order"
-    """The order of play entered by hand (§5, T12): every seat once."""
-    SHUFFLE = "shuffle"
-    """The virtual deck is shuffled by the app (``Table.deal_chance``), never by hand on the screen (B10, C2)."""
-    CARD = "card"
-    """The real deck: the banker enters the drawn card's parameters (B10)."""
+    Every form reads its parameters' allowed values from ``Described.fields``.
+    """
+
+    FIELDS = "fields"
+    """Several parameters, each picked from its own allowed values (a card entered by hand)."""
+    PERMUTATION = "permutation"
+    """One parameter that is an ordering: every value of its one field once, in the order tapped (seats)."""
+    WAGER = "wager"
+    """An amount within limits, and a call: one of the allowed lists of values, built by toggling
+    its members; each call's label says what it pays."""
+    DEAL = "deal"
+    """Chance the app deals (``Table.deal_chance``): nothing to enter, and nothing of it shown (C2)."""
 
 
 @dataclass(frozen=True)
@@ -87,8 +92,8 @@ class Described:
     """One legal choice, said for people.
 
     ``param`` is the one free parameter ``options`` range over (None for a
-    fixed choice or a dialog). A choice with several free parameters names a
-    ``dialog`` kind and lists each parameter's allowed values in ``fields``.
+    fixed choice or a dialog). A choice with several free parameters names the
+    ``dialog`` form it takes and lists each parameter's allowed values in ``fields``.
     ``amount`` is the money a fixed choice moves (an offered share's price).
     """
 
@@ -98,7 +103,7 @@ class Described:
     param: str | None = None
     options: tuple[Option, ...] = ()
     usual: bool = False
-    dialog: str | None = None
+    dialog: Dialog | None = None
     amount: int | None = None
     fields: Mapping[str, tuple[Option, ...]] = field(default_factory=dict)
 
@@ -108,7 +113,7 @@ class Described:
         A fixed choice takes no value; a dialog takes a mapping of its fields.
 
         >>> d = Described(Choice("bet", 0, params={"stake": IntRange(500, 600, 100), "numbers": OneOf(([1],))}),
-        ...               "Bet", Group.CASINO, dialog=Dialog.CASINO)
+        ...               "Bet", Group.WAGERS, dialog=Dialog.WAGER)
         >>> d.action({"stake": 600, "numbers": [1]})
         {'type': 'bet', 'player': 0, 'stake': 600, 'numbers': [1]}
         """
@@ -199,11 +204,13 @@ def plain_options(spec: Any) -> tuple[Option, ...] | None:
 
 def generic(choice: Choice, language: str, group: Group = Group.TURN, label: str | None = None) -> Described:
     """A description from the choice alone: its label from the catalogue (``choice.<type>``),
-    its one parameter's values as options, or a dialog when there are several.
+    its one parameter's values as options, or the form of several fields when there are several.
 
     >>> d = generic(Choice("roll", 1, params={"value": IntRange(1, 6)}), "hu", Group.DICE)
     >>> d.label, d.param, len(d.options)
     ('Dobás', 'value', 6)
+    >>> generic(Choice("swap", 0, params={"a": IntRange(1, 2), "b": IntRange(1, 3)}), "en").dialog
+    <Dialog.FIELDS: 'fields'>
     """
     text = label if label is not None else render("choice." + choice.type, {"type": choice.type}, language)
     if len(choice.params) == 1:
@@ -214,14 +221,14 @@ def generic(choice: Choice, language: str, group: Group = Group.TURN, label: str
     if not choice.params:
         return Described(choice, text, group)
     fields = {name: opts for name, spec in choice.params.items() if (opts := plain_options(spec)) is not None}
-    return Described(choice, text, group, dialog=choice.type, fields=fields)
+    return Described(choice, text, group, dialog=Dialog.FIELDS, fields=fields)
 
 
 def share_options(prices: list[int], currency: str, language: str) -> tuple[Option, ...]:
     """One option per count of shares, each with what that many cost or fetch one after another.
 
     ``prices`` are the ruleset's prices of the shares traded one after another
-    (Tőzsde's ladder, §4 and T3; Die Börse's one price for the whole trade, B4).
+    (a ladder's price for each share in turn, or one price for the whole trade).
 
     >>> [(o.value, o.label, o.amount) for o in share_options([800, 900], "Rubin", "en")]
     [(1, '1 share — 800 Rubin', 800), (2, '2 shares — 1,700 Rubin', 1700)]
@@ -234,9 +241,10 @@ def share_options(prices: list[int], currency: str, language: str) -> tuple[Opti
     return tuple(options)
 
 
-USUAL_ORDER = ("roll", "draw", "shuffle", "bet", "pick", "end_turn")
+USUAL_ORDER = ("roll", "end_turn")
 """The usual next step is the first legal choice of these types, in this order: the die's roll
-goes to a roll whenever one is legal, otherwise the step the turn waits for."""
+goes to a roll whenever one is legal, otherwise to ending the turn. A ruleset names its own steps
+the turn waits for (``Ruleset.usual_order``)."""
 
 
 def mark_usual(described: list[Described], order: tuple[str, ...] = USUAL_ORDER) -> list[Described]:

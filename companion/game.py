@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any, Iterable
 
-from companion import registry
+from companion import registry, turns
 from companion.actions import Action, Choice, Rejection
 from companion.events import Event
 from companion.kinds import ActionKind, core_kinds, kind_of
@@ -86,6 +86,7 @@ class Game:
             "currency": rules.currency,
             "options": rules.options,
             "players": players,
+            "order": turns.play_order(s),
             "companies": [{"id": c, **rules.market(s, c)} for c in s.companies],
             "bank_cash": s.bank_cash,
             "pots": dict(s.pots),

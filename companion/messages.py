@@ -13,7 +13,7 @@ of a ``currency`` parameter), ``{amount:+money}`` shows the sign. A message
 with plural forms picks its form by the ``count`` parameter. A ``variant``
 parameter picks the more specific text ``key.variant`` where there is one. A
 parameter that is a :class:`Said` is itself a message, rendered in the same
-language. A missing translation falls back to English, a missing key to the
+language; a tuple is said item by item, separated by commas. A missing translation falls back to English, a missing key to the
 key and its parameters.
 
 >>> render("not_your_turn", {"player": "Béla"}, "de")
@@ -121,10 +121,19 @@ class Said:
 
     def plain(self) -> dict[str, Any]:
         """The key and the parameters as JSON values (a sentence in the parameters as its key and parameters)."""
-        return {"key": self.key, "params": {k: v.plain() if isinstance(v, Said) else v for k, v in self.params.items()}}
+        return {"key": self.key, "params": {k: _plain(v) for k, v in self.params.items()}}
 
     def to_json(self) -> dict[str, Any]:
         return {**self.plain(), "text": self.text()}
+
+
+def _plain(value: Any) -> Any:
+    """A parameter as a JSON value: a sentence as its key and parameters, a tuple as a list."""
+    if isinstance(value, Said):
+        return value.plain()
+    if isinstance(value, tuple):
+        return [_plain(v) for v in value]
+    return value
 
 
 @dataclass(eq=False)
@@ -254,6 +263,8 @@ def _shown(value: Any, spec: str, conversion: str | None, language: str, currenc
             return number(value, language)
     if isinstance(value, Said):
         return value.text(language)
+    if isinstance(value, tuple):  # a list of names or sentences, said one after another
+        return ", ".join(_shown(v, spec, conversion, language, currency) for v in value)
     if isinstance(value, dict):
         if SOURCE in value:  # a text the data gives in several languages
             return str(value.get(language) or value[SOURCE])

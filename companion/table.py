@@ -35,12 +35,15 @@ from typing import Any, Callable, Mapping, Sequence, TypeVar
 
 from companion.actions import Action, Choice, Rejection
 from companion.correction import correction
-from companion.describe import Described, describe
+from companion.debts import owed
+from companion.describe import Described, Group, describe
 from companion.events import Event
 from companion.game import Game
 from companion.history import History, replay
+from companion.messages import Said
 from companion.journal import Entry, Head, Journal, JournalDamaged, JournalError, JournalMoved, default_path
 from companion.state import State
+from companion.takeback import pin_reason, taken_back
 
 log = logging.getLogger("companion.table")
 
@@ -338,27 +341,82 @@ class Table:
         return self._tell(Outcome(True, action, events, source=source))
 
     def undo(self, source: str = "banker") -> Outcome:
-        """Take back the last action (C4), back to the start of the game."""
+        """Take back the last action (C4), back to the start of the game.
+
+        The outcome says which action went (:func:`companion.takeback.taken_back`):
+        "This action was taken back: Anna buys 2 shares of company 7 …".
+        """
         if self.length == 0:
             return Outcome(False, rejection=Rejection("nothing_to_undo"), source=source)
+        return self._take_back(1, source)
+
+    def take_back_to(self, length: int, source: str = "banker") -> Outcome:
+        """Take the game back to where it stood after its first ``length`` actions (a history entry):
+        every later action is undone, in one journal write, each as its own undo entry, so redo
+        brings them back one by one, oldest first (C4). The outcome's action is
+        ``{"type": "take_back", "length": length, "count": n, "first": …, "last": …}`` and its
+        one event says how many actions went, from the first to the last.
+        Ask :meth:`take_back_pin` first: the screen wants the banker's PIN when it says why.
+        """
+        if not 0 <= length < self.length:
+            return Outcome(False, rejection=Rejection("nothing_to_undo"), source=source)
+        return self._take_back(self.length - length, source)
+
+    def _take_back(self, count: int, source: str) -> Outcome:
         refusal = self._refusal(source)
         if refusal is not None:
             return refusal
-        done = self._write(None, source, lambda: self.journal.commit_undo(self.game_id, source, expect=self.head))
+        def write() -> tuple[list[Action], Head] | None:
+            if count == 1:
+                one = self.journal.commit_undo(self.game_id, source, expect=self.head)
+                return None if one is None else ([one[0]], one[1])
+            return self.journal.commit_undos(self.game_id, count, source, expect=self.head)
+
+        done = self._write(None, source, write)
         if isinstance(done, Outcome):
             return done
         if done is None:
             return Outcome(False, rejection=Rejection("nothing_to_undo"), source=source)
-        action, head = done
-        self._chain.pop()
-        self.redo_depth += 1
+        actions, head = done
+        del self._chain[head.length + 1:]
+        self.redo_depth += count
         try:
             self.game = self._rebuild(head.length)
         except JournalMoved:
             return self._reload(source)
         if self._history is not None:
             self._history.truncate(head.length)
-        return self._tell(Outcome(True, {"type": "undo", "undone": action}, source=source))
+        said = taken_back(Game(self.game.setup, state=State.from_json(self.game.state.to_json())), actions)
+        if count == 1:
+            return self._tell(Outcome(True, {"type": "undo", "undone": actions[0]}, [said], source=source))
+        action = {"type": "take_back", "length": head.length, "count": count, "first": actions[0], "last": actions[-1]}
+        return self._tell(Outcome(True, action, [said], source=source))
+
+    def take_back_pin(self, length: int) -> Said | None:
+        """Why taking the game back to ``length`` actions needs the banker's PIN, or None when it does
+        not: it goes past the current player's turn, or takes back a banker's correction (C4).
+
+        >>> import tempfile, os
+        >>> table = Table.new({"ruleset": "tozsde", "players": ["Anna", "Béla"]},
+        ...                   os.path.join(tempfile.mkdtemp(), "games.db"))
+        >>> table.submit({"type": "set_order", "order": [0, 1]}).accepted
+        True
+        >>> table.take_back_pin(0).text()  # the order of play is the table's, not Anna's
+        "This goes back past the current player's turn."
+        >>> table.close()
+        """
+        if not 0 <= length < self.length:
+            return None
+        return pin_reason(self.actions(length), self.state.current)
+
+    def undo_pin(self) -> Said | None:
+        """Why undoing the last action needs the banker's PIN, or None (:meth:`take_back_pin`)."""
+        return self.take_back_pin(self.length - 1) if self.length else None
+
+    def owed(self) -> Said | None:
+        """The waiting debt in one sentence: who owes whom how much and how to cover it (T8, B6); None when none waits."""
+        can_borrow = any(d.group == Group.LOANS for d in self.describe())
+        return owed(self.state, self.game.rules.currency, can_borrow=can_borrow)
 
     def redo(self, source: str = "banker") -> Outcome:
         """Take again the last action undone, until a new action is taken (C4)."""

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Mapping
 from typing import Any
 
 from companion.actions import Rejection
@@ -100,13 +101,24 @@ def choices_text(described: list[Described], language: str = "en") -> str:
     return render("legal_now", {"choices": "; ".join(d.line() for d in described)}, language)
 
 
+def holdings(shares: Mapping[str, int], language: str = "en") -> str:
+    """A player's shares in the one share notation: the count with ×, then the company (``shares.held``);
+    "—" for none. The market writes the shares at the exchange the same way (``3×``), before the prices.
+
+    >>> holdings({"7": 2, "11": 4, "3": 0}), holdings({})
+    ('2× 7 · 4× 11', '—')
+    """
+    held = [render("shares.held", {"count": n, "company": c}, language) for c, n in shares.items() if n]
+    return " · ".join(held) or "—"
+
+
 def render_state(view: dict[str, Any]) -> str:
     """A short plain-text summary of a state view; players by their 0-based seat, as in actions."""
     cur = view["currency"]
     lines = [f"game {view.get('game')} · {view['ruleset']} · round {view['turn']['round']} · phase {view['turn']['phase']}"]
     for p in view["players"]:
         marker = "→" if p["seat"] == view["turn"]["player"] else " "
-        shares = ", ".join(f"{c}×{n}" for c, n in sorted(p["shares"].items())) or "no shares"
+        shares = holdings(dict(sorted(p["shares"].items()))) if any(p["shares"].values()) else "no shares"
         credit = f", credit {p['credit']}" if p["credit"] else ""
         lines.append(
             f"{marker} seat {p['seat']} {p['name']}: {p['cash']} {cur} cash, {shares}{credit}, "

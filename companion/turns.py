@@ -69,6 +69,23 @@ def begin(state: State, order: list[int], first: int | None = None) -> None:
     state.turn = {}
 
 
+def play_order(state: State) -> list[int]:
+    """Every seat (those out too) in the order of play, the player who started first (C5);
+    the seats in order while the order of play is not settled.
+
+    >>> s = State.new(["Anna", "Béla", "Csaba", "Dóra"], [], shares_per_company=5, cash=0)
+    >>> play_order(s)
+    [0, 1, 2, 3]
+    >>> begin(s, [3, 0, 1, 2]); play_order(s)
+    [3, 0, 1, 2]
+    >>> begin(s, [0, 1, 2, 3], first=3); play_order(s)
+    [3, 0, 1, 2]
+    """
+    order = state.order or list(range(len(state.players)))
+    start = order.index(state.anchor) if state.anchor in order else 0
+    return order[start:] + order[:start]
+
+
 def advance(state: State) -> int | None:
     """Pass the turn to the next seat still in the game; count rounds; end after ``end_round``."""
     current = state.current

@@ -48,14 +48,12 @@ from concurrent.futures import Future
 from dataclasses import dataclass, replace
 from enum import StrEnum
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from hardware.config import Binding, ButtonAction, ButtonsConfig
+from companion.describe import Described, Dialog
 from companion.messages import Said
+from hardware.config import Binding, ButtonAction, ButtonsConfig
 from hardware.texts import say
-
-if TYPE_CHECKING:
-    from companion.describe import Described
 
 log = logging.getLogger(__name__)
 
@@ -162,7 +160,7 @@ class Target:
         kind = d.choice.type
         if kind == "roll":
             return cls(d, Confirm.ROLL)
-        if kind in chance:
+        if kind in chance or d.dialog is Dialog.DEAL:
             return cls(d, Confirm.DEAL if deals else Confirm.SCREEN)
         if d.dialog is not None:
             return cls(d, Confirm.SCREEN)

@@ -288,7 +288,7 @@ def test_a_payment_waits_while_the_debtor_sells_even_after_the_roll():
     events = game.apply({"type": "card", "effect": "tax", "amount": 1000})
     s = game.state
     assert s.phase == "debt" and s.debt.debtor == 0 and s.debt.total() == 1000
-    assert texts(events)[-1] == "Anna must pay 1,000 DM but has only 700 DM: sell shares or borrow."
+    assert texts(events)[-1] == "Anna must pay the Fiscus 1,000 DM but has only 700 DM."  # the way out: Table.owed
     assert legal_types(game) == {"sell", "borrow"}
     events = game.apply({"type": "sell", "player": 0, "company": "Bau", "count": 1})
     assert keys(events) == ["sold", "debt_paid"]

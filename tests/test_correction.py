@@ -123,19 +123,19 @@ def test_the_log_line_says_it_was_a_correction_with_its_reason() -> None:
     game = Game(TOZSDE)
     events = game.apply(correction(1, cash=2500, shares={"7": 2}, reason="rent paid twice"))
     assert [e.text("en") for e in events] == [
-        "Correction by the banker for Béla: cash 2,000 → 2,500 Rubin (rent paid twice).",
-        "Correction by the banker for Béla: company 7, 0 → 2 shares (rent paid twice).",
+        "Correction by the banker for Béla: cash from 2,000 to 2,500 Rubin (rent paid twice).",
+        "Correction by the banker for Béla: company 7 shares from 0 to 2 (rent paid twice).",
     ]
-    assert events[0].text("hu") == "A bankár javítása (Béla): készpénz 2\u00a0000 → 2\u00a0500 Rubin (rent paid twice)."
-    assert events[1].text("de") == "Korrektur durch den Bankhalter für Béla: Firma 7, 0 → 2 Aktien (rent paid twice)."
+    assert events[0].text("hu") == "A bankár javítása (Béla): készpénz 2\u00a0000 helyett 2\u00a0500 Rubin (rent paid twice)."
+    assert events[1].text("de") == "Korrektur durch den Bankhalter für Béla: Aktien der Firma 7 von 0 auf 2 (rent paid twice)."
     assert game.state.bank_shares["7"] == 3
 
 
 
 SAID = {
-    "en": "Correction by the banker for Béla: cash 2,000 → 2,500 Rubin ({}).",
-    "hu": "A bankár javítása (Béla): készpénz 2\u00a0000 → 2\u00a0500 Rubin ({}).",
-    "de": "Korrektur durch den Bankhalter für Béla: Bargeld 2.000 → 2.500 Rubin ({}).",
+    "en": "Correction by the banker for Béla: cash from 2,000 to 2,500 Rubin ({}).",
+    "hu": "A bankár javítása (Béla): készpénz 2\u00a0000 helyett 2\u00a0500 Rubin ({}).",
+    "de": "Korrektur durch den Bankhalter für Béla: Bargeld von 2.000 auf 2.500 Rubin ({}).",
 }
 
 
@@ -268,7 +268,7 @@ def test_the_command_line_takes_a_correction_and_the_log_shows_it(tmp_path, caps
     capsys.readouterr()
     assert cli.main(["--db", db, "--lang", "de", "log"]) == 0
     out = capsys.readouterr().out
-    assert "1. Korrektur durch den Bankhalter für Anna: Bargeld 2.000 → 1.500 Rubin (fee paid twice)." in out
+    assert "1. Korrektur durch den Bankhalter für Anna: Bargeld von 2.000 auf 1.500 Rubin (fee paid twice)." in out
 
 
 def test_companion_correct(tmp_path, capsys) -> None:
@@ -280,7 +280,7 @@ def test_companion_correct(tmp_path, capsys) -> None:
     capsys.readouterr()
     assert cli.main(args) == 0
     out = capsys.readouterr().out
-    assert "Correction by the banker for Bernd: cash 700 → 600 DM (handed over by hand)." in out
+    assert "Correction by the banker for Bernd: cash from 700 to 600 DM (handed over by hand)." in out
     table = Table.open(db)
     assert table.state.players[1].cash == 600 and table.state.players[1].shares == {"Bau": 2}
     assert money_in_the_box(table.game) == TOTAL  # B2

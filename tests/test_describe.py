@@ -94,7 +94,7 @@ def test_tozsde_casino_dialog_lists_stakes_and_calls_with_their_multipliers() ->
     """§7.3, T9: stake 500–1000 in steps of 100 up to the cash; 1, 2 or 3 numbers pay 6, 3, 2 times."""
     game = Game({"ruleset": "tozsde", "players": ["Anna", "Béla"]})
     bet = game.rules.describe_choice(game.state, game.rules._bet_choice(0, 800), "en")
-    assert bet.group is Group.CASINO and bet.dialog == Dialog.CASINO and bet.param is None
+    assert bet.group is Group.WAGERS and bet.dialog == Dialog.WAGER and bet.param is None
     assert [o.amount for o in bet.fields["stake"]] == [500, 600, 700, 800]
     calls = {tuple(o.value): o.label for o in bet.fields["numbers"]}
     assert len(calls) == 6 + 15 + 20
@@ -111,7 +111,7 @@ def test_tozsde_order_phase_is_setup_and_the_rolloff_is_usual() -> None:
     game = Game({"ruleset": "tozsde", "players": ["Anna", "Béla"]})
     roll, order = describe(game, "de")
     assert (roll.label, roll.group, roll.usual) == ("Anna: um die Reihenfolge würfeln", Group.DICE, True)
-    assert order.dialog == Dialog.ORDER and [o.label for o in order.fields["order"]] == ["Anna", "Béla"]
+    assert order.dialog == Dialog.PERMUTATION and [o.label for o in order.fields["order"]] == ["Anna", "Béla"]
     game.apply({"type": "set_order", "order": [1, 0]})
     (draw,) = describe(game, "en")
     assert draw.label == "Béla draws a company" and draw.usual and draw.group is Group.SETUP
@@ -125,7 +125,7 @@ def test_boerse_trades_credit_and_offer_amounts() -> None:
     buy = described[("buy", "Stahl")]
     assert buy.label == "Buy Stahl at 500 DM" and [o.amount for o in buy.options] == [500]
     borrow = described[("borrow", None)]
-    assert borrow.group is Group.CREDIT
+    assert borrow.group is Group.LOANS
     assert [(o.value, o.label) for o in borrow.options] == [
         (500, "500 DM — 450 DM paid out"), (1000, "1,000 DM — 900 DM paid out"),
         (1500, "1,500 DM — 1,350 DM paid out"), (2000, "2,000 DM — 1,800 DM paid out"),
@@ -146,7 +146,7 @@ def test_boerse_real_deck_card_entry() -> None:
     assert by_effect["tax"].param == "amount" and by_effect["tax"].options[0].label == "50 DM"
     assert by_effect["tax"].label == "Risk card: tax to the Fiscus"
     package = by_effect["package"]
-    assert package.dialog == Dialog.CARD and set(package.fields) == {"company", "amount"}
+    assert package.dialog == Dialog.FIELDS and set(package.fields) == {"company", "amount"}
     assert "+100 DM" in [o.label for o in package.fields["amount"]]
     assert by_effect["boersenschluss"].param is None and by_effect["boersenschluss"].dialog is None
 
@@ -164,7 +164,7 @@ def test_the_virtual_deck_order_is_never_described() -> None:
     assert orders[0] != orders[1]
     games = [game_after(order) for order in orders]
     shuffle = describe(base, "en")[0]
-    assert shuffle.dialog == Dialog.SHUFFLE and not shuffle.fields and not shuffle.options
+    assert shuffle.dialog == Dialog.DEAL and not shuffle.fields and not shuffle.options
     rng = random.Random(5)
     for _ in range(60):
         if games[0].state.data["drawn"]:

@@ -481,7 +481,7 @@ def test_third_game_through_game(coin):
     view = game.view()
     assert view["ruleset"] == "coin" and view["currency"] == "coins"
     assert view["players"][0] == {
-        "seat": 0, "name": "Anna", "cash": 1000 - 400 + 300, "shares": {"C": 2}, "position": None,
+        "seat": 0, "name": "Anna", "cash": 1000 - 400 + 300, "shares": {"C": 2}, "position": 4,
         "credit": 0, "fortune": 900 + 400, "status": "playing",
     }
     assert view["companies"] == [{"id": "C", "exchange": 2, "buy": 200, "sell": None}]

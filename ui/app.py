@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from importlib import import_module, resources
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from kivy.app import App
 from kivy.clock import Clock
@@ -20,10 +20,14 @@ from kivy.metrics import dp
 from kivy.properties import BooleanProperty, NumericProperty, ObjectProperty, StringProperty
 from kivy.uix.screenmanager import NoTransition, ScreenManager
 
-from companion import messages
+from companion import backup, messages
 from ui import display, errors, measure, texts, theme
-from ui.session import Session
+from ui.banker import new_pin, with_pin
+from ui.devices import Devices
+from ui.service import ServiceNotifier
+from ui.session import Session, problem
 from ui.settings import Display, Settings
+from ui.widgets import Pad
 
 COMMON_KV = ("common.kv", "start.kv")
 """Loaded before the first frame: the shared widgets and the start screen (``dialogs.kv`` with the settings dialog)."""
@@ -86,6 +90,9 @@ class CompanionApp(App):
     selection = ObjectProperty(None, allownone=True)
     """What the GPIO buttons' confirm takes now (a :class:`hardware.buttons.Target`), ringed on the table
     screen; None without buttons that select (:mod:`ui.devices`)."""
+    view = ObjectProperty(None, allownone=True, force_dispatch=True)
+    """The open game as the screens draw it (a :class:`companion.table.TableView`; None without a game),
+    set anew whenever the game, the language or the size changes: a screen binds to it to draw again."""
 
     def __init__(
         self,
@@ -104,14 +111,11 @@ class CompanionApp(App):
         self.session = Session(db)
         self.session.listen(self._game_changed)
         self.startup_problem = settings_problem
-        self._redraws: list[Callable[[], None]] = []
         self._finished = False
         self._stopped = False
         """Whether the game shown was over at the last change (the end screen comes once, when it ends)."""
         self.use_kivy_settings = False
         # -- the hardware and systemd (ui/devices.py, ui/service.py) --
-        from ui.devices import Devices
-
         self.pin_factory = pin_factory
         """gpiozero's pin factory for the buttons; None: lgpio on a Raspberry Pi (tests give a MockFactory)."""
         self.devices = Devices(self)
@@ -141,8 +145,6 @@ class CompanionApp(App):
         if self.session.table is not None:
             self.session.table.wake = self.session.wake
         Window.bind(on_mouse_down=self._input, on_mouse_up=self._input)
-        from ui.service import ServiceNotifier
-
         self.service = ServiceNotifier()
         self.service.start()
         self.faults = errors.install(self)  # a fault in the screen's code is a sentence, not the app's end
@@ -210,8 +212,6 @@ class CompanionApp(App):
 
     def say_key(self, key: str, **params: Any) -> None:
         """Show one of the app's own sentences as what just happened."""
-        from ui.session import problem
-
         self.session.last = problem(key, **params)
         self._say()
 
@@ -227,13 +227,10 @@ class CompanionApp(App):
         return messages.number(value, self.lang)
 
     # -- redrawing ---------------------------------------------------------------------
-    def on_redraw(self, redraw: Callable[[], None]) -> None:
-        """Call ``redraw()`` whenever the game, the language or the size changes."""
-        self._redraws.append(redraw)
-
     def redraw(self) -> None:
-        for redraw in list(self._redraws):
-            redraw()
+        """Set :attr:`view` anew from the open game: every screen bound to it draws again."""
+        table = self.session.table
+        self.view = None if table is None else table.view()
 
     def _game_changed(self) -> None:
         try:
@@ -246,8 +243,6 @@ class CompanionApp(App):
         if table is not None and finished and not self._finished and getattr(self, "manager", None) is not None \
                 and self.manager.current == "table":
             self.manager.current = "end"  # the game just ended: the ranking and the chart
-            from companion import backup
-
             backup.request(f"game {table.game_id} finished")  # the appliance's path unit starts the backup
         self._finished = finished
         self.devices.game_changed()
@@ -285,9 +280,6 @@ class CompanionApp(App):
 
     def ask_leave(self) -> None:
         """Leave the app: in kiosk mode only after the banker's PIN (the pad; once, however often asked)."""
-        from ui.banker import with_pin
-        from ui.widgets import Pad
-
         if not self.kiosk:
             self.leave()
         elif not any(isinstance(child, Pad) for child in Window.children):
@@ -295,8 +287,6 @@ class CompanionApp(App):
 
     def ask_first_pin(self) -> None:
         """The kiosk's first start: the banker sets the PIN that leaving, deep undo and corrections ask for."""
-        from ui.banker import new_pin
-
         pad = new_pin("ui.pin.first")
         pad.ids.cancel.disabled = True  # there is no way round it in the kiosk
 

@@ -1,10 +1,11 @@
-"""The board view: the market or the board, the board drawn on Kivy's canvas by the ruleset's panels.
+"""The board view: the market or the board, the board drawn on Kivy's canvas from the ruleset's model.
 
-Nothing here is a rule, and nothing names a game: a ruleset's ``board``
-panel (ui/panels.py) builds on :class:`Drawn`, which places each player's
-figure from ``players[].position`` and keeps what it drew as a model
-(:attr:`Drawn.cells`, :attr:`Drawn.figures`) so a test can check it
-against the engine.
+Nothing here is a rule, and nothing names a game: a ruleset's panels
+(ui/panels.py) describe its board as a :class:`companion.board_model.Board`
+(hexes or tiles, their fills, marks, rings, numbers, the key); :class:`Drawn`
+draws any such board, places each player's figure from ``players[].position``
+and keeps what it drew as a model (:attr:`Drawn.cells`,
+:attr:`Drawn.figures`) so a test can check it against the engine.
 
 >>> spread(1), spread(2)
 ([(0.0, 0.0)], [(-0.5, 0.0), (0.5, 0.0)])
@@ -14,17 +15,23 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Callable
 
 from kivy.app import App
 from kivy.core.text import Label as CoreLabel
-from kivy.graphics import Color, Ellipse, Rectangle
-from kivy.properties import BooleanProperty, StringProperty
+from kivy.graphics import Color, Ellipse, Line, Rectangle
+from kivy.properties import BooleanProperty, ListProperty, StringProperty
 from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.label import Label
 from kivy.uix.widget import Widget
 
+from companion.board_model import Board, KeyEntry, Place
 from ui import panels, theme
+
+SQRT3 = math.sqrt(3)
+Describe = Callable[[Any, dict[str, Any]], Board]
+"""A ruleset's ``board(app, view)``: its board as data (ui/panels.py)."""
 
 OUTLINE: theme.RGBA = (0.02, 0.02, 0.03, 1)
 HERE: theme.RGBA = theme.TEXT
@@ -70,18 +77,16 @@ def app() -> Any:
     return App.get_running_app()
 
 
-def text(key: str) -> str:
-    a = app()
-    return str(a.t(a.lang, key))
-
-
 class Drawn(Widget):
-    """A widget whose canvas is redrawn from a model: the places (static) and the figures on them."""
+    """A widget whose canvas is redrawn from a ruleset's board model: the places (static) and the figures on them."""
 
-    def __init__(self, **kwargs: Any) -> None:
+    def __init__(self, describe: Describe, **kwargs: Any) -> None:
         super().__init__(**kwargs)
+        self.describe = describe
+        self.model: Board | None = None
         self.cells: dict[int, Cell] = {}
         self.figures: list[Figure] = []
+        self._places: dict[int, Place] = {}
         self._view: dict[str, Any] = {}
         self._colours: list[str] = []
         self._textures: dict[tuple[str, int, bool], Any] = {}
@@ -89,28 +94,56 @@ class Drawn(Widget):
 
     def show(self, view: dict[str, Any], colours: list[str]) -> None:
         self._view, self._colours = view, colours
+        self.model = self.describe(app(), view)
+        self._places = {p.id: p for p in self.model.places}
         self._redraw()
 
     def _redraw(self, *_: Any) -> None:
         self.canvas.clear()
-        if not self._view or self.width < 10 or self.height < 10:
+        model = self.model
+        if model is None or not self._view or self.width < 10 or self.height < 10:
             self.cells, self.figures = {}, []
             return
-        self.cells = self._place_cells()
-        self.figures = self._place_figures()
+        self.cells = self._place_hexes(model) if model.shape == "hex" else self._place_tiles(model)
+        self.figures = self._place_figures(model)
         if self.get_root_window() is not None:  # hidden behind the market: the model only, drawn when shown
-            self._draw()
+            if model.shape == "hex":
+                self._draw_hexes()
+            else:
+                self._draw_tiles(model)
 
     def redraw(self) -> None:
         self._redraw()
 
-    def _place_cells(self) -> dict[int, Cell]:
-        raise NotImplementedError
+    def _tile(self, model: Board) -> tuple[float, float]:
+        """A tile's width and height: the grid fills the widget."""
+        columns, rows = model.columns_rows()
+        return self.width / columns, self.height / rows
 
-    def _draw(self) -> None:
-        raise NotImplementedError
+    def _place_hexes(self, model: Board) -> dict[int, Cell]:
+        """The hexes scaled to fit the widget, centred; a cell's size is its circumradius."""
+        xs = [p.x for p in model.places]
+        ys = [p.y for p in model.places]
+        width, height = max(xs) - min(xs) + SQRT3, max(ys) - min(ys) + 2
+        radius = min(self.width / width, self.height / height)
+        left = self.x + (self.width - width * radius) / 2 - (min(xs) - SQRT3 / 2) * radius
+        bottom = self.y + (self.height - height * radius) / 2 - (min(ys) - 1) * radius
+        return {p.id: Cell(p.id, left + p.x * radius, bottom + p.y * radius, radius, p.kind, p.mark)
+                for p in model.places}
 
-    def _place_figures(self) -> list[Figure]:
+    def _place_tiles(self, model: Board) -> dict[int, Cell]:
+        w, h = self._tile(model)
+        return {p.id: Cell(p.id, self.x + (p.x + 0.5) * w, self.top - (p.y + 0.5) * h, min(w, h) * 0.32, p.kind, p.mark)
+                for p in model.places}
+
+    def _anchor(self, model: Board, cell: Cell) -> tuple[float, float, float]:
+        """Where the figures on ``cell`` stand and how large they may be (``figure_drop``, ``figure_size``)."""
+        if model.shape == "hex":
+            return cell.x, cell.y - model.figure_drop * 2 * cell.size, cell.size * model.figure_size
+        w, h = self._tile(model)
+        return cell.x, cell.y - h * model.figure_drop, min(h * model.figure_size, w * model.figure_size)
+
+    def _place_figures(self, model: Board) -> list[Figure]:
         """Each player still in on their place; several on one place side by side, the current one larger."""
         current = self._view["turn"]["player"]
         by_place: dict[int, list[dict[str, Any]]] = {}
@@ -119,7 +152,7 @@ class Drawn(Widget):
                 by_place.setdefault(p["position"], []).append(p)
         figures = []
         for place, players in by_place.items():
-            x, y, size = self._anchor(self.cells[place])
+            x, y, size = self._anchor(model, self.cells[place])
             radius = size * (0.5 if len(players) == 1 else 0.36)
             for (dx, dy), p in zip(spread(len(players)), players):
                 seat = p["seat"]
@@ -129,9 +162,64 @@ class Drawn(Widget):
         figures.sort(key=lambda f: f.current)  # the current player's figure on top
         return figures
 
-    def _anchor(self, cell: Cell) -> tuple[float, float, float]:
-        """Where the figures on ``cell`` stand and how large they may be: its centre."""
-        return cell.x, cell.y, cell.size
+    def _here(self) -> set[int]:
+        """The place the current player stands on: framed in :data:`HERE`."""
+        return {f.place for f in self.figures if f.current}
+
+    def _draw_hexes(self) -> None:
+        here = self._here()
+        with self.canvas:
+            for cell in self.cells.values():
+                place = self._places[cell.id]
+                r = cell.size * 0.95
+                Color(*(HERE if cell.id in here else place.fill))
+                Ellipse(pos=(cell.x - r, cell.y - r), size=(2 * r, 2 * r), segments=6)
+                if cell.id in here:
+                    inner = r * 0.86
+                    Color(*place.fill)
+                    Ellipse(pos=(cell.x - inner, cell.y - inner), size=(2 * inner, 2 * inner), segments=6)
+                if place.ring:
+                    Color(*OUTLINE)
+                    Line(circle=(cell.x, cell.y, cell.size * 0.62), width=max(1.5, cell.size * 0.08))
+            self._draw_figures()
+            for cell in self.cells.values():
+                self._put(cell.mark, cell.x, cell.y, cell.size * 0.8, cell.size * 1.5)
+                self._put_number(self._places[cell.id].number, cell.x - cell.size * 0.5, cell.y + cell.size * 0.75,
+                                 cell.size * 0.45, cell.size)
+
+    def _draw_tiles(self, model: Board) -> None:
+        w, h = self._tile(model)
+        gap = max(1.0, min(w, h) * 0.06)
+        here = self._here()
+        with self.canvas:
+            for cell in self.cells.values():
+                place = self._places[cell.id]
+                left, bottom = cell.x - w / 2 + gap, cell.y - h / 2 + gap
+                Color(*(HERE if cell.id in here else place.fill))
+                Rectangle(pos=(left, bottom), size=(w - 2 * gap, h - 2 * gap))
+                if cell.id in here:
+                    Color(*place.fill)
+                    Rectangle(pos=(left + 2 * gap, bottom + 2 * gap), size=(w - 6 * gap, h - 6 * gap))
+                if place.ring:
+                    Color(*OUTLINE)
+                    Line(rectangle=(left + gap, bottom + gap, w - 4 * gap, h - 4 * gap), width=max(1.5, gap * 0.8))
+            self._draw_figures()
+            font = min(h * 0.24, w * 0.3)
+            for cell in self.cells.values():
+                top = cell.y + h / 2 - gap
+                self._put_number(self._places[cell.id].number, cell.x - w / 2 + 2 * gap, top, font * 0.7, w)
+                lines = cell.mark.split("\n")
+                for i, line in enumerate(lines):
+                    y = cell.y - h * 0.02 - (i - (len(lines) - 1) / 2) * font
+                    self._put(line, cell.x, y, font, w - 3 * gap)
+
+    def _put_number(self, number: str, left: float, top: float, size: float, fit: float) -> None:
+        """A place's small number, its top left corner at ``left, top``."""
+        if not number:
+            return
+        texture = self._label(number, size, fit, bold=False)
+        Color(1, 1, 1, 1)
+        Rectangle(texture=texture, pos=(left, top - texture.height), size=texture.size)
 
     def _label(self, text: str, size: float, fit: float, bold: bool = True) -> Any:
         """A texture of ``text`` at ``size`` px, smaller if it would be wider than ``fit`` px; outlined to read on any fill."""
@@ -165,19 +253,65 @@ class Drawn(Widget):
             Ellipse(pos=(f.x - r, f.y - r), size=(2 * r, 2 * r))
 
 
+
+class KeyRow(Label):
+    """One line of the board's key: a swatch of the kind's colour (a ring for a start site), and its name."""
+
+    colour = ListProperty(list(theme.PANEL))
+    ring = BooleanProperty(False)
+    mark = StringProperty("")
+
+
+class BoardView(BoxLayout):
+    """A ruleset's board drawn from its model, with the model's key beside it (none if it has no key).
+
+    The key changes only with its entries (the language) and the size: made again only then,
+    not on every action (making its labels cost a 60 Hz frame's worth of time).
+    """
+
+    def __init__(self, describe: Describe, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.drawn = Drawn(describe)
+        self.key = BoxLayout(orientation="vertical", size_hint_x=None)
+        self._key_made_for: tuple[tuple[KeyEntry, ...], float] | None = None
+        self.add_widget(self.drawn)
+
+    def show(self, view: dict[str, Any], colours: list[str]) -> None:
+        self.drawn.show(view, colours)
+        self._draw_key()
+
+    def redraw(self) -> None:
+        self.drawn.redraw()
+
+    def _draw_key(self) -> None:
+        entries = self.drawn.model.key if self.drawn.model is not None else ()
+        made_for = (entries, app().unit)
+        if self._key_made_for == made_for:
+            return
+        self._key_made_for = made_for
+        self.key.clear_widgets()
+        self.key.width = app().unit * 6.2
+        for entry in entries:
+            self.key.add_widget(KeyRow(text=entry.name, mark=entry.mark, ring=entry.ring, colour=list(entry.fill)))
+        if entries and self.key.parent is None:
+            self.add_widget(self.key)
+        elif not entries and self.key.parent is not None:
+            self.remove_widget(self.key)
+
+
 class BoardPanel(BoxLayout):
-    """The board of the game shown, as the ruleset's panels draw it (``board`` in ui/panels.py); empty
+    """The board of the game shown, as the ruleset's panels describe it (``board`` in ui/panels.py); empty
     for a ruleset without one. The drawing is made again only when the ruleset changes."""
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        self.shown: Any = None
+        self.shown: BoardView | None = None
 
     def show(self, view: dict[str, Any], colours: list[str]) -> None:
-        make = panels.of(view["ruleset"]).board
-        if make is None or not isinstance(self.shown, make):
+        describe = panels.of(view["ruleset"]).board
+        if self.shown is None or describe is None or self.shown.drawn.describe is not describe:
             self.clear_widgets()
-            self.shown = None if make is None else make()
+            self.shown = None if describe is None else BoardView(describe)
             if self.shown is not None:
                 self.add_widget(self.shown)
         if self.shown is not None:

@@ -6,7 +6,9 @@ chart show one) and imported into the journal in one transaction.
 
 >>> import tempfile, os
 >>> db = os.path.join(tempfile.mkdtemp(), "games.db")
->>> game_id = played_game(db, "boerse", seed=1, correction_at=20)
+>>> from companion import registry
+>>> ruleset = max(registry.available())  # any game
+>>> game_id = played_game(db, ruleset, seed=1, correction_at=20)
 >>> from companion.table import Table
 >>> with_table = Table.open(db, game_id)
 >>> with_table.state.finished, with_table.series().corrections
@@ -20,18 +22,18 @@ import os
 import random
 from typing import Any
 
-from companion import bots
+from companion import bots, showcase
 from companion.correction import Reason, check, correction
 from companion.game import Game
 from companion.journal import EXPORT_FORMAT, EXPORT_VERSION, Journal
 from companion.table import check_line
 
-NAMES = {"tozsde": ["Anna", "Béla", "Cecília", "Dénes"], "boerse": ["Anna", "Bernd", "Clara", "Dieter"]}
 COLOURS = ["red", "blue", "green", "yellow", "purple", "orange"]
 
 
 def setup(ruleset: str, players: int = 3) -> dict[str, Any]:
-    return {"ruleset": ruleset, "players": NAMES[ruleset][:players], "colours": COLOURS[:players]}
+    """A new game of ``players`` of the names the ruleset's showcase gives (companion/showcase.py)."""
+    return {"ruleset": ruleset, "players": showcase.players(ruleset)[:players], "colours": COLOURS[:players]}
 
 
 def play(ruleset: str, *, seed: int = 1, players: int = 3, stop_at: int | None = None,

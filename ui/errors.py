@@ -19,6 +19,7 @@ import logging
 from typing import Any
 
 from kivy.base import ExceptionHandler, ExceptionManager
+from kivy.core.window import Window
 
 log = logging.getLogger("ui")
 
@@ -76,8 +77,6 @@ class KeepRunning(ExceptionHandler):
 
 def install(app: Any) -> KeepRunning:
     """Put the handler in Kivy's main loop for ``app``; returns it (tests call it as the loop would)."""
-    from kivy.core.window import Window
-
     handler = KeepRunning(app)
     ExceptionManager.add_handler(handler)
     Window.bind(on_flip=handler.drawn)

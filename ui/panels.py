@@ -2,17 +2,17 @@
 
 The app looks for the module ``panels`` in the package of the rules class
 (``companion.rulesets.<name>.panels``, or beside a third game's rules), the
-way the engine finds the rules themselves. It is the app's code kept in the
-game's folder: it may import Kivy and ``ui``, and the engine never imports
-it (tests/test_imports.py). Each of these functions it defines replaces the
-plain one:
+way the engine finds the rules themselves. It is pure data and functions:
+it imports neither Kivy nor ``ui`` (tests/test_imports.py), the app draws
+what it describes. Each of these functions it defines replaces the plain
+one (``app`` gives ``t``, ``lang``, ``money`` and ``number``):
 
 - ``market_cell(app, company, view) -> str``: one company's line in the
   market panel (``company`` is an entry of the view's ``companies``);
 - ``market_note(app, view) -> str``: the line under the market;
-- ``board``: the class of the board's drawing, a widget with
-  ``show(view, colours)`` and ``redraw()`` (e.g. ``ui.board.HexPanel``); the
-  plain panels have none, and the board tab stays empty.
+- ``board(app, view) -> companion.board_model.Board``: the board as data,
+  hexes or tiles with their fills, marks and key, which ui/board.py draws;
+  the plain panels have none, and the board tab stays empty.
 
 >>> from types import SimpleNamespace
 >>> shown = SimpleNamespace(number=str)
@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from companion import registry
+from companion.board_model import Board
 
 
 def market_cell(app: Any, company: dict[str, Any], view: dict[str, Any]) -> str:
@@ -47,7 +48,7 @@ class Panels:
 
     market_cell: Callable[[Any, dict[str, Any], dict[str, Any]], str]
     market_note: Callable[[Any, dict[str, Any]], str]
-    board: type[Any] | None
+    board: Callable[[Any, dict[str, Any]], Board] | None
 
 
 _found: dict[str, Panels] = {}

@@ -20,6 +20,9 @@ import time
 from pathlib import Path
 from typing import Any, Callable
 
+from companion import showcase
+from companion.showcase import Play, Played, Scene
+
 SIZES = ((800, 480), (1920, 1080))
 LANGUAGES = ("de", "hu")
 OUT = Path(__file__).resolve().parents[1] / "docs" / "screenshots"
@@ -47,167 +50,119 @@ def play_until(app: Any, setup: dict[str, Any], seed: int, wanted: Callable[[Any
     raise RuntimeError(f"the bot's game from seed {seed} never came to the wanted moment")
 
 
-def _played(app: Any, ruleset: str, **kwargs: Any) -> None:
-    """A bot game with one banker's correction on the way (:mod:`ui.demo`), opened in the session."""
+GROUPS = ("start", "settings", "new", "names", "table", "board", "history", "end", "rules")
+"""The order the scenes are taken in: by the app's screens, each game's in the order of the new-game screen."""
+
+
+def _open(app: Any, game: Play | Played) -> None:
+    """Bring about a scene's game: played by the bot now, or stored by :mod:`ui.demo` and opened."""
     from ui import demo
 
-    app.session.resume(demo.played_game(app.session.db, ruleset, **kwargs))
+    if isinstance(game, Played):  # a bot game with one banker's correction on the way
+        app.session.resume(demo.played_game(app.session.db, game.ruleset, **game.kwargs()))
+    elif game.dealt:
+        app.session.new_game(game.setup)
+    elif game.until is not None:
+        play_until(app, game.setup, game.seed, game.until)
+    else:
+        _play(app, game.setup, game.actions, game.seed)
 
 
-def scenes() -> dict[str, Callable[[Any], None]]:
-    """Each screen to show, by name: a function that brings the app there."""
+def _press_next_button(app: Any) -> None:
+    """GPIO buttons on gpiozero's mock pins, "next" pressed once."""
+    from gpiozero.pins.mock import MockFactory
+
+    from hardware.config import Binding, ButtonAction, ButtonsConfig, HardwareConfig
+
+    app.pin_factory = MockFactory()
+    pins = {5: ButtonAction.PREVIOUS, 6: ButtonAction.NEXT, 13: ButtonAction.CONFIRM}
+    app.settings.set_hardware(HardwareConfig(buttons=ButtonsConfig({n: Binding(a) for n, a in pins.items()})))
+    app.apply_hardware()
+    pin = app.devices.panel.pin(6)
+    pin.drive_low()
+    time.sleep(0.05)  # longer than the buttons' debounce
+    pin.drive_high()
+
+
+def step(app: Any, ruleset: str, word: str) -> None:
+    """One of a scene's steps (companion/showcase.py), for a scene of ``ruleset``:
+
+    ``screen:<name>`` shows that screen; ``new`` the new-game screen with the ruleset picked,
+    ``scroll:<y>`` scrolls it, ``edit-name:<seat>`` edits a player's name; ``settings`` opens the
+    settings, ``die-ports`` the die's ports found, ``die-path`` the die's port typed; ``board`` shows
+    the board; ``dialog:choice:<type>`` or ``dialog:<dialog>`` opens the first such choice's dialog,
+    ``toggle:<n>`` toggles ``n`` in it; ``pin:<pin>`` sets the banker's PIN and undoes; ``buttons``
+    presses a GPIO button; ``correction`` opens a correction; ``end:<page>`` and ``rules`` show
+    those screens' pages.
+    """
+    from kivy.core.window import Window
+
+    from hardware.config import DieConfig, HardwareConfig
+    from ui.correction import open_correction
+    from ui.screens.hardware import HardwareSettings
     from ui.screens.start import SettingsView
 
-    tozsde = {"ruleset": "tozsde", "players": ["Anna", "Béla", "Csaba", "Dóra"],
-              "colours": ["red", "blue", "green", "yellow"], "order_by": "rolloff", "draw_by": "app"}
-    six = {**tozsde, "players": ["Anna", "Béla", "Csaba", "Dóra", "Endre", "Fruzsina"],
-           "colours": ["red", "blue", "green", "yellow", "purple", "orange"]}
-    boerse = {"ruleset": "boerse", "players": ["Anna", "Bernd", "Clara"], "colours": ["red", "blue", "purple"],
-              "first_player": 1}
-
-    def start(app: Any) -> None:
-        _play(app, tozsde, 40, 3)
-        app.manager.current = "start"
-
-    def settings(app: Any) -> None:
-        start(app)
+    word, _, arg = word.partition(":")
+    if word == "screen":
+        app.manager.current = arg
+    elif word == "new":
+        app.manager.current = "new"
+        app.manager.get_screen("new").pick_ruleset(ruleset)
+    elif word == "scroll":
+        app.manager.get_screen("new").ids.scroll.scroll_y = float(arg)
+    elif word == "edit-name":
+        app.manager.get_screen("new").edit_name(int(arg))
+    elif word == "settings":
         SettingsView().open()
-
-    def settings_die(app: Any) -> None:  # the die's port: the ports found, by-id links first, or typed
-        from hardware.config import DieConfig, HardwareConfig
-        from ui.screens.hardware import HardwareSettings
-
-        settings(app)
+    elif word == "die-ports":  # the die's port: the ports found, by-id links first, or typed
         app.settings.set_hardware(HardwareConfig(die=DieConfig(port="/dev/ttyAMA0")))
         HardwareSettings(lambda: None).choose_die(ports=[  # a table's Pi with a USB die in
             "/dev/serial/by-id/usb-Raspberry_Pi_Pico_E6614C311B4A5C2B-if00", "/dev/ttyAMA0", "/dev/ttyS0"])
-
-    def settings_die_path(app: Any) -> None:
-        from ui.screens.hardware import HardwareSettings
-
-        settings(app)
+    elif word == "die-path":
         HardwareSettings(lambda: None).type_die_port(None)
-        from kivy.core.window import Window
-
         Window.children[0].typed = "socket://192.168.1.20:7000"
-
-    def new_tozsde(app: Any) -> None:
-        app.manager.current = "new"
-        app.manager.get_screen("new").pick_ruleset("tozsde")
-
-    def new_boerse(app: Any) -> None:
-        app.manager.current = "new"
-        app.manager.get_screen("new").pick_ruleset("boerse")
-
-    def new_options(app: Any) -> None:
-        new_boerse(app)
-        app.manager.get_screen("new").ids.scroll.scroll_y = 0  # scrolled down to the house options
-
-    def names(app: Any) -> None:
-        new_tozsde(app)
-        app.manager.get_screen("new").edit_name(1)
-
-    def table_tozsde(app: Any) -> None:
-        _play(app, tozsde, 60, 7)
-        app.manager.current = "table"
-
-    def table_tozsde_six(app: Any) -> None:  # the most players Tőzsde takes: their rows in two columns
-        play_until(app, six, 3, lambda t: t.length >= 90 and t.actions(-1)[0]["type"] == "roll")
-        app.manager.current = "table"
-
-    def table_tozsde_order(app: Any) -> None:
-        app.session.new_game({**tozsde, "order_by": "hand"})
-        app.manager.current = "table"
-        screen = app.manager.get_screen("table")
-        screen.open_dialog(next(d for d in app.session.table.describe(app.lang) if d.choice.type == "set_order"))
-
-    def table_tozsde_casino(app: Any) -> None:  # §7.3: the stake and the called numbers
-        play_until(app, tozsde, 11, lambda t: any(c.type == "bet" for c in t.legal_actions()))
-        app.manager.current = "table"
-        screen = app.manager.get_screen("table")
-        screen.open_dialog(next(d for d in app.session.table.describe(app.lang) if d.dialog == "casino"))
-        from kivy.core.window import Window
-
-        Window.children[0].toggle(3)  # two numbers called: the dialog says what that pays
-        Window.children[0].toggle(5)
-
-    def table_tozsde_debt(app: Any) -> None:  # what is owed, and the ways to cover it
-        play_until(app, tozsde, 13, lambda t: t.view().game.get("debt") is not None)
-        app.manager.current = "table"
-
-    def pin(app: Any) -> None:  # undo past the player's turn asks for the banker's PIN (C4)
-        play_until(app, tozsde, 7, lambda t: t.length > 30 and app.session.undo_needs_pin())
-        app.manager.current = "table"
-        app.settings.set_pin("2468")
+    elif word == "board":
+        app.manager.get_screen("table").ids.panel.board_shown = True
+    elif word == "dialog":
+        kind, _, name = arg.partition(":")
+        dialogs = app.session.table.describe(app.lang)
+        app.manager.get_screen("table").open_dialog(
+            next(d for d in dialogs if (d.choice.type == name if kind == "choice" else d.dialog == kind)))
+    elif word == "toggle":
+        Window.children[0].toggle(int(arg))
+    elif word == "pin":  # undo past the player's turn asks for the banker's PIN (C4)
+        app.settings.set_pin(arg)
         app.manager.get_screen("table").undo()
-
-    def table_boerse(app: Any) -> None:
-        _play(app, boerse, 45, 5)
-        app.manager.current = "table"
-
-    def table_boerse_buttons(app: Any) -> None:
-        """GPIO buttons on gpiozero's mock pins, "next" pressed once: the ring on the choice after the usual one."""
-        from gpiozero.pins.mock import MockFactory
-
-        from hardware.config import Binding, ButtonAction, ButtonsConfig, HardwareConfig
-
-        play_until(app, boerse, 5, lambda t: t.length >= 45)
-        app.manager.current = "table"
-        app.pin_factory = MockFactory()
-        pins = {5: ButtonAction.PREVIOUS, 6: ButtonAction.NEXT, 13: ButtonAction.CONFIRM}
-        app.settings.set_hardware(HardwareConfig(buttons=ButtonsConfig({n: Binding(a) for n, a in pins.items()})))
-        app.apply_hardware()
-        pin = app.devices.panel.pin(6)
-        pin.drive_low()
-        time.sleep(0.05)  # longer than the buttons' debounce
-        pin.drive_high()
-
-    def board_tozsde(app: Any) -> None:
-        table_tozsde(app)
-        app.manager.get_screen("table").ids.panel.board_shown = True
-
-    def board_boerse(app: Any) -> None:
-        table_boerse(app)
-        app.manager.get_screen("table").ids.panel.board_shown = True
-
-    def history(app: Any) -> None:
-        _played(app, "tozsde", seed=2, players=4, stop_at=60, correction_at=56)
-        app.manager.current = "history"
-
-    def correction(app: Any) -> None:
-        from ui.correction import open_correction
-
-        history(app)
+    elif word == "buttons":
+        _press_next_button(app)
+    elif word == "correction":
         open_correction()
+    elif word == "end":
+        app.manager.get_screen("end").show(arg)
+    elif word == "rules":
+        app.manager.current = "rules"
+        app.manager.get_screen("rules").show(ruleset)
+    else:
+        raise ValueError(f"no such step of a scene: {word!r}")
 
-    def end_tozsde(app: Any) -> None:
-        _played(app, "tozsde", seed=1, players=3, correction_at=25)
-        app.manager.current = "end"
-        app.manager.get_screen("end").show("fortunes")
 
-    def end_boerse(app: Any) -> None:
-        _played(app, "boerse", seed=3, players=4, correction_at=40)
-        app.manager.current = "end"
-        app.manager.get_screen("end").show("prices")
+def scenes() -> dict[str, Callable[[Any], None]]:
+    """Each screen to show, by name: a function that brings the app there. The games' showcases
+    (companion/showcase.py) give the scenes, the app's steps take it there."""
+    from ui.screens.newgame import rulesets
 
-    def rules(ruleset: str) -> Callable[[Any], None]:
+    found = [(scene, ruleset) for ruleset in rulesets() for scene in showcase.scenes(ruleset)]
+    found.sort(key=lambda pair: GROUPS.index(pair[0].group) if pair[0].group in GROUPS else len(GROUPS))
+
+    def bring(scene: Scene, ruleset: str) -> Callable[[Any], None]:
         def show(app: Any) -> None:
-            app.manager.current = "rules"
-            app.manager.get_screen("rules").show(ruleset)
+            if scene.play is not None:
+                _open(app, scene.play)
+            for word in scene.steps:
+                step(app, ruleset, word)
         return show
 
-    return {
-        "start": start, "settings": settings, "settings-die": settings_die, "settings-die-path": settings_die_path,
-        "new-tozsde": new_tozsde, "new-boerse": new_boerse,
-        "new-boerse-options": new_options, "names": names,
-        "table-tozsde": table_tozsde, "table-tozsde-six": table_tozsde_six, "table-tozsde-order": table_tozsde_order,
-        "table-tozsde-casino": table_tozsde_casino, "table-tozsde-debt": table_tozsde_debt, "pin": pin,
-        "table-boerse": table_boerse,
-        "table-boerse-buttons": table_boerse_buttons,
-        "board-tozsde": board_tozsde, "board-boerse": board_boerse,
-        "history": history, "correction": correction, "end-tozsde": end_tozsde, "end-boerse": end_boerse,
-        "rules-tozsde": rules("tozsde"), "rules-boerse": rules("boerse"),
-    }
+    return {scene.name: bring(scene, ruleset) for scene, ruleset in found}
 
 
 def stage(app: Any, bring: Callable[[Any], None], language: str, size: tuple[int, int], db: Path) -> None:

@@ -33,6 +33,8 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
+from platformdirs import user_config_dir
+
 from companion.messages import LANGUAGES
 from hardware.config import Binding, ButtonAction, ButtonsConfig, HardwareConfig
 
@@ -173,6 +175,4 @@ def default_path() -> Path:
     override = os.environ.get("COMPANION_SETTINGS")
     if override:
         return Path(override)
-    from platformdirs import user_config_dir
-
     return Path(user_config_dir("companion")) / "settings.json"

@@ -127,6 +127,10 @@ class Rows(Layout):
             self.ring = ring
 
 
+class RowButton(BigButton):
+    """A button on a row of its own in a list or a dialog, a touch target high (``common.kv``)."""
+
+
 class Caption(Label):
     """A label that wraps within its width and grows to its text's height."""
 
@@ -339,7 +343,7 @@ class LiveScreen(Screen):
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.on_screen = False
-        App.get_running_app().on_redraw(self._changed)
+        App.get_running_app().bind(view=self._changed)
 
     def on_pre_enter(self, *_: Any) -> None:
         self.on_screen = True
@@ -348,7 +352,7 @@ class LiveScreen(Screen):
     def on_leave(self, *_: Any) -> None:
         self.on_screen = False
 
-    def _changed(self) -> None:
+    def _changed(self, *_: Any) -> None:
         if self.on_screen:
             self.refresh()
 

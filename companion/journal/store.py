@@ -164,27 +164,40 @@ class Journal(JournalHealth, JournalExport):
         The action moves onto the redo stack, an ``'undo'`` entry is
         recorded and snapshots beyond the new length are dropped.
         """
+        done = self.commit_undos(game_id, 1, source, expect=expect)
+        return None if done is None else (done[0][0], done[1])
+
+    def commit_undos(
+        self, game_id: int, count: int, source: str = "banker", *, expect: Head | None
+    ) -> tuple[list[dict[str, Any]], Head] | None:
+        """Undo the last ``count`` actions of the line at ``expect`` in one transaction, each recorded
+        as its own ``'undo'`` entry (so each can be redone, newest undo first); return them in line
+        order and the new head, or None when the line has fewer than ``count`` actions.
+        """
+        if count < 1:
+            raise ValueError(f"undo at least one action, not {count}")
         at = _now()
+        undone: list[str] = []
         with self._writing(f"undo in game {game_id}") as conn:
             head = self._expect(conn, game_id, expect)
-            if head.length == 0:
+            if head.length < count:
                 return None
-            idx = head.length - 1
-            action_json = conn.execute(
-                "SELECT action FROM line WHERE game_id = ? AND idx = ?", (game_id, idx)
-            ).fetchone()[0]
-            self._add_entry(conn, game_id, "undo", action_json, source, at)
-            conn.execute("DELETE FROM line WHERE game_id = ? AND idx = ?", (game_id, idx))
-            conn.execute(
-                "INSERT INTO redo_stack (game_id, depth, action, hash) VALUES (?, ?, ?, ?)",
-                (game_id, self._redo_depth(conn, game_id), action_json, head.hash),
-            )
-            conn.execute("DELETE FROM snapshots WHERE game_id = ? AND idx > ?", (game_id, idx))
+            for idx in range(head.length - 1, head.length - 1 - count, -1):
+                action_json, line_hash = conn.execute(
+                    "SELECT action, hash FROM line WHERE game_id = ? AND idx = ?", (game_id, idx)
+                ).fetchone()
+                self._add_entry(conn, game_id, "undo", action_json, source, at)
+                conn.execute("DELETE FROM line WHERE game_id = ? AND idx = ?", (game_id, idx))
+                conn.execute(
+                    "INSERT INTO redo_stack (game_id, depth, action, hash) VALUES (?, ?, ?, ?)",
+                    (game_id, self._redo_depth(conn, game_id), action_json, line_hash),
+                )
+                undone.append(action_json)
+            conn.execute("DELETE FROM snapshots WHERE game_id = ? AND idx > ?", (game_id, head.length - count))
             self._touch(conn, game_id, at)
             new = self._line_head(conn, game_id)
             self._set_head(conn, game_id, new)
-        action: dict[str, Any] = self._loads(action_json, "action")
-        return action, new
+        return [self._loads(a, "action") for a in reversed(undone)], new
 
     def commit_redo(
         self, game_id: int, source: str = "banker", *, expect: Head | None

@@ -1,8 +1,20 @@
-"""The coin game's screen panels (app code: only the app imports this module, see ui/panels.py)."""
+"""The coin game's screen panels: its market's lines and its board, as data (ui/panels.py, ui/board.py).
+
+>>> from types import SimpleNamespace
+>>> shown = SimpleNamespace(lang="en", t=lambda lang, key: key)
+>>> row = board(shown, {})
+>>> [p.mark for p in row.places], row.columns_rows(), [k.name for k in row.key]
+(['−', '+', '−', '+', '−', '+'], (6, 1), ['coin.board.kind.even', 'coin.board.kind.odd'])
+"""
 
 from __future__ import annotations
 
 from typing import Any
+
+from companion.board_model import Board, KeyEntry, Place
+
+FACE_COLOURS = {"odd": (0.68, 0.18, 0.18, 1.0), "even": (0.16, 0.50, 0.28, 1.0)}
+"""An odd face costs, an even one pays."""
 
 
 def market_cell(app: Any, company: dict[str, Any], view: dict[str, Any]) -> str:
@@ -14,3 +26,12 @@ def market_cell(app: Any, company: dict[str, Any], view: dict[str, Any]) -> str:
 def market_note(app: Any, view: dict[str, Any]) -> str:
     """The bank's cash: the coin game ends when it is broke."""
     return f"bank {app.money(view['bank_cash'])}"
+
+
+def board(app: Any, view: dict[str, Any]) -> Board:
+    """The die's six faces in a row, each player's figure on the face last rolled; the key says which pay."""
+    kinds = {face: "even" if face % 2 == 0 else "odd" for face in range(1, 7)}
+    places = tuple(Place(face, face - 1, 0, kind, FACE_COLOURS[kind], mark="+" if kind == "even" else "−",
+                         number=str(face)) for face, kind in kinds.items())
+    key = tuple(KeyEntry(str(app.t(app.lang, f"coin.board.kind.{kind}")), FACE_COLOURS[kind]) for kind in ("even", "odd"))
+    return Board("tile", places, key, figure_drop=0.3, figure_size=0.26)

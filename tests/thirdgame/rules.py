@@ -1,7 +1,8 @@
 """The coin game: players take turns to roll; an even roll is paid by the bank, an odd one is paid to it.
 
 Before the roll the player may buy shares of the one company; after it they
-end the turn. A player who cannot pay drops out. The bank is finite, so it
+end the turn. A player's figure stands on the face last rolled (its board:
+a row of six tiles, tests/thirdgame/panels.py). A player who cannot pay drops out. The bank is finite, so it
 may go broke; the game also ends after a set number of rounds.
 """
 
@@ -60,6 +61,7 @@ class Rules(Ruleset):
         if action["type"] == "roll":
             value = action["value"]
             state.turn["rolled"] = True
+            state.players[seat].position = value
             if value % 2 == 0:
                 amount = self.data["win_per_even"] * (1 + state.players[seat].holding("C"))
                 paid = transfer(state, BANK, seat, amount)

@@ -8,7 +8,7 @@ from typing import Any
 from tests.ui.conftest import frames
 from tests.ui.support import tap, visible_ids
 from ui import theme
-from companion.rulesets.boerse.panels import TrackBoard
+from ui.board import BoardView
 
 TOZSDE = {"ruleset": "tozsde", "players": ["Anna", "Béla", "Csaba"], "colours": ["red", "blue", "green"]}
 BOERSE = {"ruleset": "boerse", "players": ["Anna", "Bernd"], "colours": ["purple", "yellow"]}
@@ -50,8 +50,9 @@ def test_a_tozsde_roll_moves_the_figure_on_the_board(app: Any) -> None:
     assert table.state.phase == "roll"
     tap("table:board")
     assert panel(app).board_shown and "act:roll:3" in visible_ids()
-    hexes = panel(app).board.shown.hexes
-    assert len(hexes.cells) == 61  # §3: 61 fields
+    hexes = panel(app).board.shown.drawn
+    assert len(hexes.cells) == 61 and hexes.model.shape == "hex"  # §3: 61 fields
+    assert len(panel(app).board.shown.key.children) == 6 and panel(app).board.shown.key.parent is not None
     check_figures(app, hexes)
     seat = table.state.current
     before = table.state.players[seat].position
@@ -72,8 +73,10 @@ def test_a_boerse_roll_moves_the_stone_on_the_track(app: Any) -> None:
     frames(6)  # the app shuffles the virtual deck
     table = app.session.table
     tap("table:board")
-    track = panel(app).board.shown
-    assert isinstance(track, TrackBoard) and len(track.cells) == len(table.view().game["track"]["spaces"])
+    shown = panel(app).board.shown
+    assert isinstance(shown, BoardView) and shown.key.parent is None  # no key beside the track
+    track = shown.drawn
+    assert track.model.shape == "tile" and len(track.cells) == len(table.view().game["track"]["spaces"])
     check_figures(app, track)
     seat = table.state.current
     before = table.state.players[seat].position

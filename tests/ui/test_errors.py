@@ -49,17 +49,17 @@ def test_a_fault_in_a_callback_is_a_sentence_and_the_app_goes_on(app: Any) -> No
 def test_a_screen_that_fails_to_show_an_action_does_not_lose_it(app: Any) -> None:
     t = new_game_dealt(app, {"ruleset": "boerse", "players": ["Anna", "Bernd"]}, seed=1)
 
-    def broken() -> None:
+    def broken(*_: Any) -> None:
         raise ValueError("no such colour")
 
-    app.on_redraw(broken)
+    app.bind(view=broken)
     try:
         tap("act:buy:Chemie")
         assert t.state.players[0].shares == {"Chemie": 1}  # saved, whatever the screen did
         assert t.actions(-1)[0] == {"type": "buy", "player": 0, "company": "Chemie", "count": 1}
         assert "ValueError: no such colour" in app.said and "saved" in app.said
     finally:
-        app._redraws.remove(broken)
+        app.unbind(view=broken)
     frames()
     tap("table:undo")  # and the next tap is shown as usual
     assert t.state.players[0].shares.get("Chemie", 0) == 0 and "taken back" in app.said

@@ -38,7 +38,7 @@ def play_one_step(app: Any) -> None:
         tap("act:roll:3")
     elif "bet" in types:  # §7.3, T9: the casino dialog
         tap("act:bet")
-        tap("casino:number:3")
+        tap("wager:call:3")
         tap("dialog:ok")
     elif "pick" in types:
         tap(next(i for i in ids if i.startswith("act:pick:")))
@@ -257,14 +257,14 @@ def test_the_casino_dialog_says_what_the_call_pays(app: Any) -> None:
     tap("act:bet")
     dialog = top_dialog()
     assert dialog.hint == "Stake" and not dialog.ready
-    tap("casino:number:3")
+    tap("wager:call:3")
     assert dialog.hint == "3 — 6 × the stake" and dialog.ready
-    tap("casino:number:5")
+    tap("wager:call:5")
     assert dialog.hint == "3, 5 — 3 × the stake"
-    tap("casino:number:3")
-    tap("casino:number:5")
+    tap("wager:call:3")
+    tap("wager:call:5")
     assert dialog.hint == "Stake" and not dialog.ready
-    tap("casino:number:1")
+    tap("wager:call:1")
     tap("dialog:ok")
     bet = table(app).actions(-1)[0]
     assert bet["type"] == "bet" and bet["numbers"] == [1]

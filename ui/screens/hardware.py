@@ -20,7 +20,7 @@ from kivy.uix.label import Label
 
 from hardware.config import BCM_PINS, Binding, ButtonAction, HardwareConfig
 from ui import theme
-from ui.widgets import BigButton, Caption, ListView, Stepper, app
+from ui.widgets import Caption, ListView, RowButton, Stepper, app, path_pad
 
 BY_ID = Path("/dev/serial/by-id")
 
@@ -121,21 +121,17 @@ class HardwareSettings:
         for port in choices:
             chosen = port == config.die.port and (port is not None or config.die.vid_pid is None)
             text = port if port is not None else a.t(a.lang, "ui.value.none")
-            button = BigButton(text=text, tap_id=f"die:{port or 'none'}", size_hint_y=None,
-                               height=a.unit * theme.TARGET,
+            button = RowButton(text=text, tap_id=f"die:{port or 'none'}",
                                colour=list(theme.PRIMARY if chosen else theme.BUTTON))
             button.bind(on_release=lambda _b, p=port: self._pick_die(view, p))
             view.add_row(button)
-        typed = BigButton(text=a.t(a.lang, "ui.settings.die_type"), tap_id="die:type", size_hint_y=None,
-                          height=a.unit * theme.TARGET, colour=list(theme.BUTTON))
+        typed = RowButton(text=a.t(a.lang, "ui.settings.die_type"), tap_id="die:type", colour=list(theme.BUTTON))
         typed.bind(on_release=lambda _b: self.type_die_port(view))
         view.add_row(typed)
         view.open()
 
     def type_die_port(self, view: Any) -> None:
         """The port typed on the on-screen keys: a device path or a pyserial URL."""
-        from ui.widgets import path_pad
-
         a = app()
 
         def done(path: str) -> str | None:

@@ -16,7 +16,7 @@ from companion import log
 from companion.table import Outcome
 from ui import banker, theme
 from ui.correction import open_correction
-from ui.widgets import LiveScreen, app
+from ui.widgets import LiveScreen, RowButton, app
 
 PAGE = 40
 """Lines drawn at first; the button below the last adds as many again."""
@@ -111,10 +111,8 @@ class HistoryScreen(LiveScreen):
             self._rows[entry.number] = row
             rows.add_widget(row, index=self._place(entry.number))
         if len(lines) > self.shown:
-            from ui.widgets import BigButton
-
-            self._more = BigButton(text=a.t(a.lang, "ui.history.more", count=len(lines) - int(self.shown)),
-                                   tap_id="history:more", size_hint_y=None, height=a.unit * theme.TARGET)
+            self._more = RowButton(text=a.t(a.lang, "ui.history.more", count=len(lines) - int(self.shown)),
+                                   tap_id="history:more")
             self._more.bind(on_release=lambda *_: self.more())
             rows.add_widget(self._more, index=0)
         self.ids.scroll.scroll_y = 1

@@ -14,12 +14,14 @@ from chips or typed on the on-screen letter pad; numbers are set with steppers.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from functools import partial
+from typing import Any, Callable
 
-from kivy.properties import StringProperty
+from kivy.properties import BooleanProperty, ObjectProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
 from kivy.uix.screenmanager import Screen
+from kivy.uix.widget import Widget
 
 from companion import registry
 from companion.messages import register_package
@@ -121,20 +123,57 @@ class Draft:
         return setup
 
 
+class NewRow(BoxLayout):
+    """One row of the new-game screen's body, a touch target high."""
+
+
+class RowLabel(Label):
+    """What a row sets (an option's name), at its left."""
+
+
+class Heading(Caption):
+    """The title of a part of the body: the players, a setup choice, the options."""
+
+
+class FixedOption(Caption):
+    """An option the screen cannot set, with its value."""
+
+
+class PickButton(BigButton):
+    """A button of the body; ``chosen`` draws it as the value picked, a tap calls ``pick()``."""
+
+    chosen = BooleanProperty(False)
+    pick: Callable[[], None] = ObjectProperty(lambda: None)
+
+
+class FigureButton(PickButton):
+    """A player's figure colour, named and drawn in it; a tap gives the next one free."""
+
+    figure = StringProperty("")
+
+
+class SeatButton(PickButton):
+    """The seat the ruleset's ``seat_choice`` names (e.g. who begins)."""
+
+
+class RemoveButton(PickButton):
+    """Takes a player away."""
+
+
 class NewGameScreen(Screen):
     problem = StringProperty("")
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.draft = Draft()
-        app().on_redraw(self._redraw_if_shown)
+        app().bind(view=self._redraw_if_shown)
 
     def on_pre_enter(self, *_: Any) -> None:
         self.problem = ""
         self.fresh_draft(self.draft.ruleset or rulesets()[0])
         self.build()
 
-    def _redraw_if_shown(self) -> None:
+    def _redraw_if_shown(self, *_: Any) -> None:
         if self.manager is not None and self.manager.current == self.name:
             self.build()
 
@@ -156,67 +195,48 @@ class NewGameScreen(Screen):
         table = app().session.table
         return list(table.setup["players"]) if table is not None else list(NAMES[:3])
 
-    # -- the layout ---------------------------------------------------------------
+    # -- the layout (the look of each part: ui/kv/newgame.kv) ---------------------
     def build(self) -> None:
         a = app()
         body = self.ids.body
         body.clear_widgets()
         d = self.draft
         data = ruleset_data(d.ruleset)
-        unit = a.unit
-        row_h = unit * theme.TARGET
 
-        def row(*widgets: Any, label: str | None = None, height: float = row_h) -> BoxLayout:
-            box = BoxLayout(size_hint_y=None, height=height, spacing=unit * 0.3)
-            if label is not None:
-                box.add_widget(Label(text=label, font_size=unit, color=theme.TEXT, size_hint_x=0.42,
-                                     text_size=(None, None), halign="left", shorten=False))
-                box.children[0].bind(size=lambda w, s: setattr(w, "text_size", s))
-                box.children[0].valign = "middle"
-            for widget in widgets:
+        def row(*widgets: Widget, label: str | None = None) -> None:
+            box = NewRow()
+            for widget in ([RowLabel(text=label)] if label is not None else []) + list(widgets):
                 box.add_widget(widget)
             body.add_widget(box)
-            return box
 
-        def button(tap_id: str, text: str, on: Any, chosen: bool = False, **kw: Any) -> BigButton:
-            kw.setdefault("colour", list(theme.PRIMARY if chosen else theme.BUTTON))
-            b = BigButton(tap_id=tap_id, text=text, **kw)
-            b.bind(on_release=lambda *_: on())
-            return b
-
-        def heading(text: str) -> None:
-            body.add_widget(Caption(text=text, bold=True, font_size=unit * 1.15, color=theme.SELECTED))
-
-        row(*(button(f"new:ruleset:{name}", ruleset_title(name, a.lang), lambda n=name: self.pick_ruleset(n),
-                     d.ruleset == name) for name in rulesets()), label=a.t(a.lang, "ui.new.ruleset"))
+        row(*(PickButton(tap_id=f"new:ruleset:{name}", text=ruleset_title(name, a.lang), chosen=d.ruleset == name,
+                         pick=partial(self.pick_ruleset, name)) for name in rulesets()),
+            label=a.t(a.lang, "ui.new.ruleset"))
 
         lo, hi = player_limits(d.ruleset)
-        heading(a.t(a.lang, "ui.new.players", min=lo, max=hi))
+        body.add_widget(Heading(text=a.t(a.lang, "ui.new.players", min=lo, max=hi)))
         for seat, player in enumerate(d.players):
-            colour = theme.figure(player.colour)
-            widgets = [
-                button(f"new:colour:{seat}", a.t(a.lang, f"ui.colour.{player.colour}"), lambda s=seat: self.next_colour(s),
-                       size_hint_x=0.3),
-                button(f"new:name:{seat}", player.name, lambda s=seat: self.edit_name(s)),
+            widgets: list[Widget] = [
+                FigureButton(tap_id=f"new:colour:{seat}", figure=player.colour, pick=partial(self.next_colour, seat)),
+                PickButton(tap_id=f"new:name:{seat}", text=player.name, pick=partial(self.edit_name, seat)),
             ]
-            widgets[0].colour = list(colour)
             if "seat_choice" in data:
                 key = data["seat_choice"]
-                widgets.append(button(f"new:{key}:{seat}", a.t(a.lang, f"{d.ruleset}.setup.{key}") if d.seat == seat else "·",
-                                      lambda s=seat: self.set_seat(s), d.seat == seat, size_hint_x=0.55))
+                widgets.append(SeatButton(tap_id=f"new:{key}:{seat}", chosen=d.seat == seat, pick=partial(self.set_seat, seat),
+                                          text=a.t(a.lang, f"{d.ruleset}.setup.{key}") if d.seat == seat else "·"))
             if len(d.players) > lo:
-                widgets.append(button(f"new:remove:{seat}", "X", lambda s=seat: self.remove(s), size_hint_x=None,
-                                      width=row_h, colour=list(theme.BAD)))
+                widgets.append(RemoveButton(tap_id=f"new:remove:{seat}", pick=partial(self.remove, seat)))
             row(*widgets)
         if len(d.players) < hi:
-            row(button("new:add", a.t(a.lang, "ui.new.add"), self.add))
+            row(PickButton(tap_id="new:add", text=a.t(a.lang, "ui.new.add"), pick=self.add))
 
         for key, values in data.get("setup_choices", {}).items():
-            heading(a.t(a.lang, f"{d.ruleset}.setup.{key}"))
-            row(*(button(f"new:{key}:{value}", a.t(a.lang, f"{d.ruleset}.setup.{key}.{value}"),
-                         lambda k=key, v=value: self.set_choice(k, v), d.choices.get(key) == value) for value in values))
+            body.add_widget(Heading(text=a.t(a.lang, f"{d.ruleset}.setup.{key}")))
+            row(*(PickButton(tap_id=f"new:{key}:{value}", text=a.t(a.lang, f"{d.ruleset}.setup.{key}.{value}"),
+                             chosen=d.choices.get(key) == value, pick=partial(self.set_choice, key, value))
+                  for value in values))
 
-        heading(a.t(a.lang, "ui.new.options"))
+        body.add_widget(Heading(text=a.t(a.lang, "ui.new.options")))
         house = house_default_keys(data)
         for key, default in data.get("options", {}).items():
             values = option_values(key, default, data)
@@ -224,12 +244,12 @@ class NewGameScreen(Screen):
             if key in house:
                 label += f" ({a.t(a.lang, 'ui.house_default')})"
             if values is None:
-                body.add_widget(Caption(text=f"{label}: {shown_value(default, a.lang)}", color=theme.MUTED))
+                body.add_widget(FixedOption(text=f"{label}: {shown_value(default, a.lang)}"))
                 continue
             stepper = Stepper(tap_id=f"new:option:{key}", values=values,
                               labels=[shown_value(v, a.lang) for v in values])
             stepper.select(d.options.get(key, default))
-            stepper.on_pick = lambda value, k=key: self.set_option(k, value)
+            stepper.on_pick = partial(self.set_option, key)
             row(stepper, label=label)
 
     # -- what the taps do -------------------------------------------------------

@@ -14,9 +14,10 @@ from kivy.uix.boxlayout import BoxLayout
 
 from companion import registry
 from companion.rulebook import EntryKind, rulebook
+from ui import theme
 from ui.screens.newgame import rulesets
 from ui.screens.start import ruleset_title, shown_value
-from ui.widgets import Caption, LiveScreen, app
+from ui.widgets import BigButton, Caption, LiveScreen, app
 
 
 class RuleRow(BoxLayout):
@@ -48,9 +49,6 @@ class RulesScreen(LiveScreen):
             self.ruleset = rulesets()[0]
         tabs = self.ids.tabs
         tabs.clear_widgets()
-        from ui import theme
-        from ui.widgets import BigButton
-
         for name in sorted(registry.available()):
             button = BigButton(text=ruleset_title(name, a.lang), tap_id=f"rules:{name}",
                                colour=list(theme.PRIMARY if name == self.ruleset else theme.BUTTON))

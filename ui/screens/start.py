@@ -6,13 +6,17 @@ import json
 from importlib import resources
 from typing import Any
 
+from kivy.core.window import Window
 from kivy.properties import BooleanProperty, StringProperty
 from kivy.uix.modalview import ModalView
 from kivy.uix.screenmanager import Screen
 
-from ui import theme
+from ui import display
+from ui.app import load_kv
 from ui.banker import new_pin, with_pin
-from ui.widgets import BigButton, Caption, ListView, app
+from ui.screens.hardware import HardwareSettings, buttons_summary, die_summary
+from ui.settings import Display
+from ui.widgets import Caption, ListView, RowButton, app
 
 
 def ruleset_title(name: str, language: str) -> str:
@@ -35,7 +39,7 @@ class StartScreen(Screen):
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        app().on_redraw(self.refresh)
+        app().bind(view=lambda *_: self.refresh())
 
     def on_pre_enter(self, *_: Any) -> None:
         self.refresh()
@@ -80,7 +84,7 @@ class StartScreen(Screen):
         for info in a.session.games():
             text = a.t(a.lang, "ui.saved.game", game=info.id, ruleset=ruleset_title(info.ruleset, a.lang),
                        count=info.length, updated=info.updated[:16].replace("T", " "))
-            button = BigButton(text=text, tap_id=f"saved:{info.id}", size_hint_y=None, height=a.unit * theme.TARGET)
+            button = RowButton(text=text, tap_id=f"saved:{info.id}")
             button.bind(on_release=lambda _b, gid=info.id: self._open_saved(view, gid))
             view.add_row(button)
         if not view.ids.rows.children:
@@ -122,8 +126,6 @@ class SettingsView(ModalView):
     buttons_state = StringProperty("")
 
     def __init__(self, **kwargs: Any) -> None:
-        from ui.app import load_kv
-
         load_kv("dialogs.kv")  # its rules before the first one is made
         super().__init__(**kwargs)
 
@@ -136,20 +138,14 @@ class SettingsView(ModalView):
         fullscreen = str(a.settings.display) == "fullscreen"
         self.display_state = a.t(a.lang, "ui.settings.fullscreen" if fullscreen else "ui.settings.window")
         self.sound_state = a.t(a.lang, "ui.on" if a.settings.sound else "ui.off")
-        from ui.screens.hardware import buttons_summary, die_summary
-
         hardware = a.settings.hardware_config()
         self.die_state = die_summary(hardware, a.lang)
         self.buttons_state = buttons_summary(hardware, a.lang)
 
     def choose_die(self) -> None:
-        from ui.screens.hardware import HardwareSettings
-
         HardwareSettings(self.update).choose_die()
 
     def edit_buttons(self) -> None:
-        from ui.screens.hardware import HardwareSettings
-
         HardwareSettings(self.update).edit_buttons()
 
     def set_pin(self) -> None:
@@ -157,11 +153,6 @@ class SettingsView(ModalView):
         with_pin("ui.pin.enter", lambda: new_pin("ui.pin.new", self.update))
 
     def toggle_display(self) -> None:
-        from kivy.core.window import Window
-
-        from ui import display
-        from ui.settings import Display
-
         a = app()
         a.settings.display = Display.WINDOW if a.settings.display == Display.FULLSCREEN else Display.FULLSCREEN
         a.save_settings()

@@ -6,8 +6,7 @@ described choices (:func:`companion.describe.describe`); the screen prices
 nothing itself. A choice with one free parameter is a row of buttons (the
 die's six faces, the packages to pick) or, for trading, one button for the
 usual count and a "More…" for the others; a choice with several parameters
-opens a dialog driven by its limits (the casino bet, the order by hand, a
-real card).
+opens the dialog of the form it takes, driven by its limits (:mod:`ui.screens.choice_dialogs`).
 
 With GPIO buttons that select (next, previous, confirm; :mod:`ui.devices`),
 the button that does what confirm would do wears a ring: the adapter
@@ -35,11 +34,11 @@ from companion.describe import Described, Dialog, Group
 from hardware.buttons import Confirm, Target
 from ui import board as _board  # noqa: F401  (registers MarketOrBoard for table.kv)
 from ui import banker, panels, theme
-from ui.screens.choice_dialogs import CasinoDialog, ChoiceView, FieldsDialog, OrderDialog
-from ui.widgets import BigButton, app
+from ui.screens.choice_dialogs import FORMS, ChoiceView, FieldsDialog
+from ui.widgets import BigButton, RowButton, app
 
-ORDER = {Group.DICE: 0, Group.TRADE: 1, Group.CREDIT: 2, Group.CASINO: 3, Group.SETUP: 4, Group.TURN: 5, Group.CORRECTION: 6}
-"""The order of the action buttons after the usual one."""
+ORDER = {group: rank for rank, group in enumerate(Group)}
+"""The order of the action buttons after the usual one: the groups' own order."""
 
 ROW_FONT = 0.85
 """The players' rows' text size in units, where it fits."""
@@ -89,9 +88,15 @@ def stands_for(target: Target) -> tuple[Choice, Any]:
 
 
 class ChoiceButton(BigButton):
-    """One of the legal actions; ``stands_for`` is the choice and value it was made from (None: no choice)."""
+    """One of the legal actions; ``stands_for`` is the choice and value it was made from (None: no choice),
+    a tap calls ``run()`` (its kv rule)."""
 
     stands_for: tuple[Choice, Any] | None = None
+    run: Callable[[], Any] = staticmethod(lambda: None)
+
+
+class MarketCell(Label):
+    """One company's line of the market panel, as the ruleset's panels say it (its look: ``table.kv``)."""
 
 
 class TableScreen(Screen):
@@ -112,13 +117,13 @@ class TableScreen(Screen):
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        app().on_redraw(self.refresh)
+        app().bind(view=lambda *_: self.refresh())
         self._dealing = False
         self._player_rows: list[PlayerRow] = []
         self._players_shown: tuple[dict[str, Any], list[str]] | None = None
         self.ids.player_rows.bind(height=self._players_resized)
         self.ids.said.bind(width=self._said_resized, texture_size=self._said_drawn)
-        self._cells: list[Label] = []
+        self._cells: list[MarketCell] = []
         self._buttons: list[ChoiceButton] = []
         self._made: dict[str, ChoiceButton] = {}  # every action button made, by its tap id
         self._shown_actions: tuple[str, ...] = ()
@@ -133,7 +138,10 @@ class TableScreen(Screen):
         table = a.session.table
         if table is None:
             return
-        view = table.view().game
+        shown = a.view  # the view every screen draws, unless it is not this table's now
+        fresh = shown is not None and (shown.game_id, shown.length, shown.redo_depth) == (
+            table.game_id, table.length, table.redo_depth)
+        view = (shown if fresh else table.view()).game
         setup = table.setup
         colours = setup.get("colours") or []
         lang = a.lang
@@ -203,16 +211,10 @@ class TableScreen(Screen):
         """The market panel as the ruleset's own panels draw it (ui/panels.py)."""
         a = app()
         shown = panels.of(view["ruleset"])
-        cells = reuse(self.ids.market, self._cells, len(view["companies"]), self._cell)
+        cells = reuse(self.ids.market, self._cells, len(view["companies"]), MarketCell)
         for cell, company in zip(cells, view["companies"]):
-            cell.text, cell.font_size = shown.market_cell(a, company, view), a.unit * 0.85
+            cell.text = shown.market_cell(a, company, view)
         self.market_note = shown.market_note(a, view)
-
-    @staticmethod
-    def _cell() -> Label:
-        cell = Label(markup=True, color=theme.TEXT, halign="left", valign="middle", shorten=True)
-        cell.bind(width=_wrap_to_width)
-        return cell
 
     def _draw_said(self, view: dict[str, Any], described: list[Described]) -> None:
         a = app()
@@ -221,7 +223,7 @@ class TableScreen(Screen):
         if debt is not None:
             debtor = view["players"][debt["debtor"]]["name"]
             # how it can be covered, as the legal choices say: a game may have no credit
-            can_borrow = any(d.group == Group.CREDIT for d in described)
+            can_borrow = any(d.group == Group.LOANS for d in described)
             key = "ui.table.owed" if can_borrow else "ui.table.owed_sell"
             owed = a.t(a.lang, key, player=debtor, amount=a.money(debt["total"]))
             said = f"{said}\n{owed}" if said else owed
@@ -317,7 +319,6 @@ class TableScreen(Screen):
         button = self._made.get(tap_id)
         if button is None:
             button = self._made[tap_id] = ChoiceButton()
-            button.bind(on_release=lambda b: b.run())
         return button
 
     def show_selection(self) -> None:
@@ -365,8 +366,7 @@ class TableScreen(Screen):
         a = app()
         view = ChoiceView(title=d.label, columns=2, has_ok=False)
         for option in d.options:
-            button = BigButton(tap_id=f"{tap_name(d)}:{option.value}", text=theme.printable(option.label), size_hint_y=None,
-                               height=a.unit * theme.TARGET)
+            button = RowButton(tap_id=f"{tap_name(d)}:{option.value}", text=theme.printable(option.label))
             button.bind(on_release=partial(self._chosen, view, d, option.value))
             view.ids.rows.add_widget(button)
         view.open()
@@ -376,23 +376,14 @@ class TableScreen(Screen):
         self.choose(d, value)
 
     def open_dialog(self, d: Described) -> None:
-        if d.dialog == Dialog.SHUFFLE:
+        """The dialog of the form ``d`` takes; chance the app deals opens none, the table deals it."""
+        if d.dialog == Dialog.DEAL:
             app().session.deal()
-        elif d.dialog == Dialog.ORDER:
-            OrderDialog(d, self.act).open()
-        elif d.dialog == Dialog.CASINO:
-            CasinoDialog(d, self.act).open()
         else:
-            FieldsDialog(d, self.act).open()
+            FORMS.get(d.dialog or Dialog.FIELDS, FieldsDialog)(d, self.act).open()
 
 
 W = TypeVar("W", bound=Widget)
-
-
-def _wrap_to_width(label: Label, width: float) -> None:
-    """A one-line label's text fits its width; its height is left free, so a label that only
-    changes height (the rows above a longer sentence) keeps its texture instead of drawing it again."""
-    label.text_size = (width, None)
 
 
 def reuse(parent: Widget, kept: list[W], count: int, make: Callable[[], W]) -> list[W]:

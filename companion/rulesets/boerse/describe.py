@@ -45,7 +45,7 @@ class Descriptions(Prices):
             else:
                 options = tuple(Option(v, money(v, cur, language), v) for v in spec.values())
                 label = render("boerse.choice.repay", {"credit": money(player.credit, cur, language)}, language)
-            return Described(choice, label, Group.CREDIT, "amount", options)
+            return Described(choice, label, Group.LOANS, "amount", options)
         if kind == "pick":
             change = choice.info["amount"]
             prices = state.data["prices"]
@@ -70,7 +70,7 @@ class Descriptions(Prices):
             label = render(f"boerse.choice.{kind}", {"company": offer["company"], "price": money(price, cur, language)}, language)
             return Described(choice, label, Group.TRADE, amount=price if kind == "accept_offer" else None)
         if kind == "shuffle":  # the order is the app's to draw: nothing of it is described (B10, C2)
-            return Described(choice, render("boerse.choice.shuffle", {}, language), Group.SETUP, dialog=Dialog.SHUFFLE)
+            return Described(choice, render("boerse.choice.shuffle", {}, language), Group.SETUP, dialog=Dialog.DEAL)
         if kind == "roll":
             return generic(choice, language, Group.DICE)
         return generic(choice, language)
@@ -95,4 +95,4 @@ class Descriptions(Prices):
         if len(fields) == 1:
             (name, options), = fields.items()
             return Described(choice, label, Group.TURN, name, options)
-        return Described(choice, label, Group.TURN, dialog=Dialog.CARD if fields else None, fields=fields)
+        return Described(choice, label, Group.TURN, dialog=Dialog.FIELDS if fields else None, fields=fields)

@@ -1,23 +1,23 @@
-"""Die Börse's screen panels (app code: only the app imports this module, see ui/panels.py).
+"""Die Börse's screen panels: pure data the app shows (ui/panels.py, ui/board.py).
 
 >>> from types import SimpleNamespace
 >>> market_cell(SimpleNamespace(money=lambda n: f"{n} DM"), {"id": "Bau", "price": 120, "exchange": 4}, {})
 '[b]Bau[/b]  120 DM · 4×'
 >>> grid_place(13, 8)
 (5, 1)
+>>> shown = SimpleNamespace(lang="en", t=lambda lang, key: key.rpartition(".")[2])
+>>> spaces = [{"kind": "start"}, {"kind": "domain", "company": "Bau", "amount": -20}, {"kind": "fall", "amount": 30}]
+>>> [(p.x, p.y, p.number, p.mark) for p in board(shown, {"track": {"spaces": spaces}}).places]
+[(0, 0, '0', 'start'), (1, 0, '1', 'Bau\\n−20'), (2, 0, '2', '−30')]
 """
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
-from kivy.graphics import Color, Rectangle
+from companion.board_model import RGBA, Board, Place
 
-from ui import theme
-from ui.board import HERE, Cell, Drawn, text
-
-SPACE_COLOURS: dict[str, theme.RGBA] = {
+SPACE_COLOURS: dict[str, RGBA] = {
     "start": (0.85, 0.85, 0.85, 1),
     "rise": (0.16, 0.50, 0.28, 1),
     "fall": (0.68, 0.18, 0.18, 1),
@@ -31,72 +31,32 @@ SPACE_COLOURS: dict[str, theme.RGBA] = {
 TRACK_COLUMNS = 8
 """Die Börse's track is drawn in rows of eight spaces, read like text (0–7, 8–15, …)."""
 
+
 def grid_place(index: int, columns: int) -> tuple[int, int]:
     """The column and row of the ``index``-th space in rows of ``columns``."""
     return index % columns, index // columns
 
 
-
-class TrackBoard(Drawn):
-    """Die Börse's track (B16): every space in rows of ten with its kind's colour, amount or company,
-    and each player's stone in the player's colour, the current player's larger and ringed."""
-
-    def _grid(self) -> tuple[int, float, float]:
-        count = len(self._view["track"]["spaces"])
-        rows = max(1, math.ceil(count / TRACK_COLUMNS))
-        return rows, self.width / TRACK_COLUMNS, self.height / rows
-
-    def _place_cells(self) -> dict[int, Cell]:
-        rows, w, h = self._grid()
-        cells = {}
-        for index, space in enumerate(self._view["track"]["spaces"]):
-            column, row = grid_place(index, TRACK_COLUMNS)
-            cells[index] = Cell(index, self.x + (column + 0.5) * w, self.top - (row + 0.5) * h, min(w, h) * 0.32,
-                                space["kind"], self._mark(space))
-        return cells
-
-    def _anchor(self, cell: Cell) -> tuple[float, float, float]:
-        """The stones stand in a band along the space's bottom, under its text."""
-        _rows, w, h = self._grid()
-        return cell.x, cell.y - h * 0.3, min(h * 0.26, w * 0.26)
-
-    def _mark(self, space: dict[str, Any]) -> str:
-        kind = space["kind"]
-        amount = space.get("amount")
-        signed = "" if not isinstance(amount, int) else (f"+{amount}" if amount >= 0 else f"−{-amount}")
-        if kind == "domain":
-            return f"{space.get('company', '')}\n{signed}"
-        if kind in ("rise", "fall"):
-            return signed if kind == "rise" else f"−{abs(amount or 0)}"
-        return text(f"boerse.board.mark.{kind}")
-
-    def _draw(self) -> None:
-        _rows, w, h = self._grid()
-        gap = max(1.0, min(w, h) * 0.06)
-        here = {f.place for f in self.figures if f.current}
-        with self.canvas:
-            for cell in self.cells.values():
-                left, bottom = cell.x - w / 2 + gap, cell.y - h / 2 + gap
-                Color(*(HERE if cell.id in here else SPACE_COLOURS.get(cell.kind, theme.BUTTON)))
-                Rectangle(pos=(left, bottom), size=(w - 2 * gap, h - 2 * gap))
-                if cell.id in here:
-                    Color(*SPACE_COLOURS.get(cell.kind, theme.BUTTON))
-                    Rectangle(pos=(left + 2 * gap, bottom + 2 * gap), size=(w - 6 * gap, h - 6 * gap))
-            self._draw_figures()
-            font = min(h * 0.24, w * 0.3)
-            for cell in self.cells.values():
-                top = cell.y + h / 2 - gap
-                number = self._label(str(cell.id), font * 0.7, w, bold=False)
-                Color(1, 1, 1, 1)
-                Rectangle(texture=number, pos=(cell.x - w / 2 + 2 * gap, top - number.height), size=number.size)
-                lines = cell.mark.split("\n")
-                for i, line in enumerate(lines):
-                    y = cell.y - h * 0.02 - (i - (len(lines) - 1) / 2) * font
-                    self._put(line, cell.x, y, font, w - 3 * gap)
+def _mark(app: Any, space: dict[str, Any]) -> str:
+    """What a space says: a domain's company and amount, a rise's or fall's amount, else its kind's word."""
+    kind = space["kind"]
+    amount = space.get("amount")
+    signed = "" if not isinstance(amount, int) else (f"+{amount}" if amount >= 0 else f"−{-amount}")
+    if kind == "domain":
+        return f"{space.get('company', '')}\n{signed}"
+    if kind in ("rise", "fall"):
+        return signed if kind == "rise" else f"−{abs(amount or 0)}"
+    return str(app.t(app.lang, f"boerse.board.mark.{kind}"))
 
 
-board = TrackBoard
-"""The board panel of ui/panels.py."""
+def board(app: Any, view: dict[str, Any]) -> Board:
+    """Die Börse's track (B16): every space in rows of eight with its number, its kind's colour, amount
+    or company; the stones stand in a band along a space's bottom, under its text."""
+    places = tuple(Place(index, *grid_place(index, TRACK_COLUMNS), kind=space["kind"],
+                         fill=SPACE_COLOURS.get(space["kind"], SPACE_COLOURS["domain"]), mark=_mark(app, space),
+                         number=str(index))
+                   for index, space in enumerate(view["track"]["spaces"]))
+    return Board("tile", places, figure_drop=0.3, figure_size=0.26)
 
 
 def market_cell(app: Any, company: dict[str, Any], view: dict[str, Any]) -> str:

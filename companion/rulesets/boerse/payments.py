@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from companion.debts import creditor as creditor_name
 from companion.events import Event
 from companion.ledger import move_shares, settle_debt, transfer
 from companion.rulesets.boerse.prices import Prices
@@ -68,6 +69,7 @@ class Payments(Prices):
                 state.debt = Debt(debtor, [[creditor, amount]], reason)
                 events.append(Event("boerse.payment_due", {
                     "player": name, "amount": amount, "cash": state.players[debtor].cash,
+                    "creditor": creditor_name(state, creditor),
                 }))
             else:
                 self._bankrupt(state, debtor, [[creditor, amount]], events)

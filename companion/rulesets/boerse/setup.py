@@ -57,6 +57,8 @@ class Setup(Ruleset):
     """The virtual deck's shuffle (B10) is made by the app."""
     per_value_types = ("roll", "pick")
     """The die's faces, and each package to pick, on a button of its own."""
+    usual_order = ("roll", "shuffle", "pick", "end_turn")
+    """The die's roll first, then the virtual deck's shuffle (B10), the package to pick, the end of the turn."""
     unexplained = Ruleset.unexplained | {"not_your_turn"}
     """The refusal for acting out of turn stands as the generic one says it."""
 

@@ -47,13 +47,13 @@ class Descriptions(Setup):
         if kind == "set_order":
             seats = tuple(Option(seat, player.name) for seat, player in enumerate(state.players))
             label = render("tozsde.choice.set_order", {}, language)
-            return Described(choice, label, Group.SETUP, dialog=Dialog.ORDER, fields={"order": seats})
+            return Described(choice, label, Group.SETUP, dialog=Dialog.PERMUTATION, fields={"order": seats})
         if kind == "bet":
             return self._describe_bet(choice, language)
         return generic(choice, language)
 
     def _describe_bet(self, choice: Choice, language: str) -> Described:
-        """The casino dialog (§7.3, T9): the stakes the cash allows, the calls with what each pays."""
+        """The casino bet as a wager (§7.3, T9): the stakes the cash allows, the calls with what each pays."""
         stake = choice.params["stake"]
         assert isinstance(stake, IntRange)
         cur = self.currency
@@ -68,4 +68,4 @@ class Descriptions(Setup):
         else:
             label = render("tozsde.choice.bet", {
                 "min_stake": money(stake.lo, cur, language), "max_stake": money(stake.hi, cur, language)}, language)
-        return Described(choice, label, Group.CASINO, dialog=Dialog.CASINO, fields={"stake": stakes, "numbers": calls})
+        return Described(choice, label, Group.WAGERS, dialog=Dialog.WAGER, fields={"stake": stakes, "numbers": calls})

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from companion import turns
+from companion.debts import creditors
 from companion.events import Event
 from companion.ledger import move_shares, pay_claims, pay_or_owe, transfer
 from companion.rulesets.tozsde.prices import Prices
@@ -32,7 +33,8 @@ class Paying(Prices):
         if pay_or_owe(state, p, claims, reason, **detail):
             events.extend(self._paid_events(state, p, claims, reason, detail))
         else:
-            events.append(Event("tozsde.debt_waiting", {"player": player.name, "seat": p, "amount": total, "cash": player.cash, "reason": reason}))
+            events.append(Event("tozsde.debt_waiting", {"player": player.name, "seat": p, "amount": total, "cash": player.cash,
+                                                        "reason": reason, **creditors(state, claims, self.currency)}))
 
     def _paid_events(self, state: State, p: int, claims: list[list[Any]], reason: str, detail: dict[str, Any]) -> list[Event]:
         name = state.players[p].name

@@ -49,6 +49,8 @@ class Setup(Ruleset):
     """The company draw (§6, T2) may be made by the app instead of the real cards."""
     per_value_types = ("roll", "draw")
     """The die's faces, and each company left to draw from the real cards, on a button of its own."""
+    usual_order = ("roll", "draw", "bet", "end_turn")
+    """The die's roll first, then the company draw (§6, T2), the casino bet once called (§7.3, T9), the end of the turn."""
 
     def app_deals(self) -> bool:
         """Not when the people draw the companies from the real cards (``"draw_by": "cards"``, §6, T2):

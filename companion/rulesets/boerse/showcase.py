@@ -1,0 +1,32 @@
+"""Die Börse's demo players and screenshots (companion/showcase.py, ui/screenshots.py).
+
+Its scenes also carry the GPIO buttons of the table screen.
+
+>>> [s.name for s in SCENES if s.group == "new"]
+['new-boerse', 'new-boerse-options']
+"""
+
+from __future__ import annotations
+
+from companion.showcase import Play, Played, Scene
+
+PLAYERS = ("Anna", "Bernd", "Clara", "Dieter")
+"""The players of a demo game (ui/demo.py)."""
+
+SETUP = {"ruleset": "boerse", "players": ["Anna", "Bernd", "Clara"], "colours": ["red", "blue", "purple"],
+         "first_player": 1}
+
+TABLE = Play(SETUP, seed=5, actions=45)
+
+
+SCENES = (
+    Scene("new-boerse", "new", None, ("new",)),
+    Scene("new-boerse-options", "new", None, ("new", "scroll:0")),  # scrolled down to the house options
+    Scene("table-boerse", "table", TABLE, ("screen:table",)),
+    # GPIO buttons on gpiozero's mock pins, "next" pressed once: the ring on the choice after the usual one
+    Scene("table-boerse-buttons", "table", TABLE, ("screen:table", "buttons")),
+    Scene("board-boerse", "board", TABLE, ("screen:table", "board")),
+    Scene("end-boerse", "end", Played("boerse", seed=3, players=4, correction_at=40), ("screen:end", "end:prices")),
+    Scene("rules-boerse", "rules", None, ("rules",)),
+)
+"""Die Börse's screenshots."""

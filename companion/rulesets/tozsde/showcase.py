@@ -1,0 +1,68 @@
+"""Tőzsde's demo players and screenshots (companion/showcase.py, ui/screenshots.py).
+
+Its scenes also carry the app's screens that need a game of some kind
+behind them (start, settings, the PIN, the history).
+
+>>> [s.name for s in SCENES if s.group == "table"]
+['table-tozsde', 'table-tozsde-six', 'table-tozsde-order', 'table-tozsde-casino', 'table-tozsde-debt', 'pin']
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from companion.showcase import Play, Played, Scene
+
+PLAYERS = ("Anna", "Béla", "Cecília", "Dénes")
+"""The players of a demo game (ui/demo.py)."""
+
+SETUP = {"ruleset": "tozsde", "players": ["Anna", "Béla", "Csaba", "Dóra"],
+         "colours": ["red", "blue", "green", "yellow"], "order_by": "rolloff", "draw_by": "app"}
+SIX = {**SETUP, "players": ["Anna", "Béla", "Csaba", "Dóra", "Endre", "Fruzsina"],
+       "colours": ["red", "blue", "green", "yellow", "purple", "orange"]}
+
+BEFORE_START = Play(SETUP, seed=3, actions=40)
+TABLE = Play(SETUP, seed=7, actions=60)
+HISTORY = Played("tozsde", seed=2, players=4, stop_at=60, correction_at=56)
+
+
+def _after_a_roll(table: Any) -> bool:
+    return bool(table.length >= 90 and table.actions(-1)[0]["type"] == "roll")
+
+
+def _a_bet_offered(table: Any) -> bool:  # §7.3: the casino
+    return any(c.type == "bet" for c in table.legal_actions())
+
+
+def _in_debt(table: Any) -> bool:
+    return table.view().game.get("debt") is not None
+
+
+def _undo_needs_pin(table: Any) -> bool:  # C4: undo past the player's turn asks for the banker's PIN
+    return bool(table.length > 30 and table.undo_leaves_turn())
+
+
+SCENES = (
+    Scene("start", "start", BEFORE_START, ("screen:start",)),
+    Scene("settings", "settings", BEFORE_START, ("screen:start", "settings")),
+    Scene("settings-die", "settings", BEFORE_START, ("screen:start", "settings", "die-ports")),
+    Scene("settings-die-path", "settings", BEFORE_START, ("screen:start", "settings", "die-path")),
+    Scene("new-tozsde", "new", None, ("new",)),
+    Scene("names", "names", None, ("new", "edit-name:1")),
+    Scene("table-tozsde", "table", TABLE, ("screen:table",)),
+    # the most players Tőzsde takes: their rows in two columns
+    Scene("table-tozsde-six", "table", Play(SIX, seed=3, until=_after_a_roll), ("screen:table",)),
+    Scene("table-tozsde-order", "table", Play({**SETUP, "order_by": "hand"}, dealt=True),
+          ("screen:table", "dialog:choice:set_order")),
+    # two numbers called: the dialog says what that pays
+    Scene("table-tozsde-casino", "table", Play(SETUP, seed=11, until=_a_bet_offered),
+          ("screen:table", "dialog:wager", "toggle:3", "toggle:5")),
+    Scene("table-tozsde-debt", "table", Play(SETUP, seed=13, until=_in_debt), ("screen:table",)),
+    Scene("pin", "table", Play(SETUP, seed=7, until=_undo_needs_pin), ("screen:table", "pin:2468")),
+    Scene("board-tozsde", "board", TABLE, ("screen:table", "board")),
+    Scene("history", "history", HISTORY, ("screen:history",)),
+    Scene("correction", "history", HISTORY, ("screen:history", "correction")),
+    Scene("end-tozsde", "end", Played("tozsde", seed=1, players=3, correction_at=25), ("screen:end", "end:fortunes")),
+    Scene("rules-tozsde", "rules", None, ("rules",)),
+)
+"""Tőzsde's screenshots."""
