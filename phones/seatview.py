@@ -24,9 +24,9 @@ from phones.replica import Replica
 
 register_package("phones")
 
-PHONE_GROUPS = frozenset({Group.TRADE, Group.CREDIT, Group.TURN})
-"""The kinds of choice a phone offers: trading, credit and the turn's own steps; a roll is the die's,
-the setup and the casino's dialog are the table's."""
+PHONE_GROUPS = frozenset({Group.TRADE, Group.LOANS, Group.TURN})
+"""The kinds of choice a phone offers: trading, loans and the turn's own steps; a roll is the die's,
+the setup and the dialogs (a wager, a card) are the table's."""
 
 HISTORY_SHOWN = 8
 """How many of the table's last sentences a phone shows."""

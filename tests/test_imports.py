@@ -160,5 +160,5 @@ def test_the_phones_import_neither_the_app_nor_the_hardware_nor_kivy() -> None:
     assert "phones.server" in graph and "aiohttp" in graph["phones.server"]
     for name, targets in graph.items():
         if name.startswith("phones"):
-            outside = {t for t in targets if t.split(".")[0] in ("ui", "hardware", "kivy") or is_panel(t)}
+            outside = {t for t in targets if t.split(".")[0] in OUTSIDE_THE_ENGINE or t.endswith(".panels")}
             assert not outside, f"{name} imports {sorted(outside)}"
