@@ -71,10 +71,11 @@ class Bridge:
     """The web process and the pipes to it; see the module docstring."""
 
     def __init__(self, *, host: str = "0.0.0.0", port: int = 8080, trading: bool = False,
-                 command: list[str] | None = None) -> None:
+                 command: list[str] | None = None, secret: str | None = None) -> None:
         self.host, self.port = host, port
         self.trading = trading
-        self.secret = new_secret()
+        self.secret = secret or new_secret()
+        """The game's secret in the link: new at every start unless given (a screenshot's fixed one)."""
         self.command = command or [sys.executable, "-m", "phones.server"]
         self.on_news: Callable[[News], None] | None = None
         """Called on the reader thread when a phone joins or leaves (the screen hands it to its own thread)."""

@@ -21,8 +21,7 @@ from collections import deque
 from dataclasses import dataclass
 
 from companion.actions import Action
-from companion.game import Game
-from companion.history import History, replay
+from companion.history import replay
 from companion.messages import Said
 from phones.wire import Change
 
@@ -96,5 +95,3 @@ class Replica:
                     return found[::-1]
         return found[::-1]
 
-
-__all__ = ["Change", "Game", "History", "Replica", "Step"]

@@ -26,7 +26,7 @@ from typing import Any, Callable
 
 from aiohttp import WSMsgType, web
 
-from companion.messages import LANGUAGES, Said, render
+from companion.messages import LANGUAGES, render
 from phones import strict
 from phones.guard import Budget, Seats, private, same
 from phones.replica import Replica, Step
@@ -127,7 +127,9 @@ class Hub:
             self._views.clear()
             self._shared.clear()
             for phone in list(self.phones):  # another game: every phone picks its seat again
-                self.leave(phone, "phones.refused.no_game")
+                phone.seat, phone.token, phone.watching, phone.seen = None, "", False, 0
+                phone.send({"t": "seats", "names": seats(self.replica), "labels": labels(phone.language),
+                            "text": render("phones.new_game", {}, phone.language)})
         elif kind == "line" and self.replica is not None:
             try:
                 steps = self.replica.follow(Change(int(message["base"]), tuple(message["tail"])))
@@ -498,5 +500,3 @@ def main(argv: list[str] | None = None) -> None:
 if __name__ == "__main__":
     main()
 
-
-__all__ = ["Hub", "Phone", "Said", "main", "serve"]

@@ -109,7 +109,7 @@
 
   function receive(event) {
     const m = JSON.parse(event.data);
-    if (m.t === "seats") { token = ""; watching = false; seq = 0; showSeats(m); }
+    if (m.t === "seats") { token = ""; watching = false; seq = 0; showSeats(m); status(m.text || ""); }
     else if (m.t === "joined") { if (m.token !== token) { token = m.token; number = 0; seq = 0; } status(""); }
     else if (m.t === "change") {
       if (m.seq < seq) return;  // an old step after a catch-up: already shown

@@ -94,9 +94,12 @@ def test_a_new_game_sends_every_phone_back_to_picking_a_seat() -> None:
             phone = await served.phone(0)
             served.hub.from_app({"t": "hello", "secret": served.hub.secret, "trading": False,
                                  "setup": {"ruleset": "tozsde", "players": ["Xénia", "Yvett"]}, "actions": []})
-            gone = await phone.next("gone")
-            assert gone["text"] == "No game is open at the table."
-            fresh = await served.phone(1)
-            assert fresh.view is not None and fresh.view["me"]["name"] == "Yvett"
+            again = await phone.next("seats")
+            assert again["names"] == ["Xénia", "Yvett"] and again["text"] == "A new game has begun: pick your seat again."
+            assert (await phone.act(0))["text"] == "This phone no longer holds the seat: join again."
+            await phone.send({"t": "join", "seat": 1})
+            await phone.next("joined")
+            await phone.next("change")
+            assert phone.view is not None and phone.view["me"]["name"] == "Yvett"
 
     run(scenario())
