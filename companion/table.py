@@ -502,6 +502,25 @@ class Table:
             start = max(0, self.length + start)
         return self.journal.actions(self.game_id, start)[: max(0, self.length - start)]
 
+    def last_outcome(self) -> Outcome | None:
+        """The line's last action with the events it made, as when it was taken (None at the start):
+        what a front end shows as what just happened when it opens the game.
+
+        >>> import tempfile, os
+        >>> table = Table.new({"ruleset": "tozsde", "players": ["Anna", "Béla"]},
+        ...                   os.path.join(tempfile.mkdtemp(), "games.db"))
+        >>> table.last_outcome() is None, table.submit({"type": "roll", "value": 3}).message()
+        (True, 'Anna rolled 3 for the order of play.')
+        >>> table.last_outcome().message()
+        'Anna rolled 3 for the order of play.'
+        >>> table.close()
+        """
+        if self.length == 0:
+            return None
+        action = self.actions(-1)[-1]
+        before = self._rebuild(self.length - 1)
+        return Outcome(True, action, before.apply_trusted(action), source="journal")
+
     def undo_leaves_turn(self) -> bool:
         """True when undoing the last action would go back past the current player's turn (C4):
         that action was not the current player's own, or it ended a turn. The screen asks the

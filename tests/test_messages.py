@@ -120,6 +120,22 @@ def test_below_a_thousand_every_language_writes_plain_digits_as_babel_does():
             assert number(n, language) == format_decimal(n, locale=language), (n, language)
 
 
+def test_thousands_are_grouped_as_babel_groups_them_in_every_language_of_the_catalogues():
+    """The grouping the app writes without loading Babel is the one Babel (CLDR) writes."""
+    import random
+
+    from babel.numbers import format_decimal
+
+    from companion.messages import GROUPS, LANGUAGES
+
+    assert set(GROUPS) == set(LANGUAGES)
+    picked = random.Random(5)
+    numbers = [10**k + d for k in range(3, 10) for d in (-1, 0, 1)] + [picked.randrange(10**9) for _ in range(300)]
+    for language in LANGUAGES:
+        for n in numbers + [-n for n in numbers]:
+            assert number(n, language) == format_decimal(n, locale=language), (n, language)
+
+
 def test_money_is_the_number_then_the_currency():
     assert money(1900, "Rubin", "en") == "1,900 Rubin"
     assert money(12000, "Rubin", "hu") == "12\u00a0000 Rubin"

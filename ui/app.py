@@ -8,11 +8,13 @@ the clock, applies what other threads queued and follows other writers.
 
 from __future__ import annotations
 
+import gc
 from importlib import import_module, resources
 from pathlib import Path
 from typing import Any
 
 from kivy.app import App
+from kivy.base import EventLoop
 from kivy.clock import Clock
 from kivy.core.window import Window
 from kivy.lang import Builder
@@ -70,6 +72,7 @@ class Screens(ScreenManager):
             module, cls, kv = SCREENS[name]
             load_kv(*kv)
             self.add_widget(getattr(import_module(module), cls)(name=name))
+            gc.freeze()  # the screen's widgets live as long as the app: no collection need go through them
         return super().get_screen(name)
 
 
@@ -135,8 +138,7 @@ class CompanionApp(App):
         Window.clearcolor = theme.BACKGROUND
         Window.bind(size=self._resized)
         self._resized(Window, Window.size)
-        self.manager = Screens(transition=NoTransition())
-        self.manager.get_screen("start")  # the other screens are made when first shown
+        self.manager = Screens(transition=NoTransition())  # each screen made when first shown (on_start)
         self.manager.bind(current=self._screen_changed)
         display.fit(Window, full=self.kiosk or self.settings.display == Display.FULLSCREEN)
         if self.kiosk:
@@ -156,17 +158,26 @@ class CompanionApp(App):
         return self.manager
 
     def on_start(self) -> None:
-        """The start screen first; once it is drawn, the game played last and the screen that was showing."""
-
-        # A callback scheduled now runs in the first frame's clock tick, before its drawing; the one it
-        # schedules runs in the next frame's tick, after the start screen was drawn.
-        Clock.schedule_once(lambda _dt: Clock.schedule_once(lambda _dt: self.resume_last(), 0), 0)
+        """The game played last on the screen that was showing, in the first frame (the start screen
+        without a saved game): no start screen comes before a resumed game."""
+        self.resume_last()
+        if not self.manager.current:
+            self.manager.current = "start"
         if self.startup_problem:
             self.say_key(self.startup_problem)
         if self.kiosk and not self.settings.has_pin:
             self.ask_first_pin()
-        # the die and the buttons after the first frame too (pyserial, gpiozero and a thread cost start time)
-        Clock.schedule_once(lambda _dt: Clock.schedule_once(lambda _dt: self.devices.start(), 0), 0)
+        # after the first frame (a callback scheduled now runs in the first frame's clock tick, the one it
+        # schedules in the next one's): the die and the buttons (pyserial, gpiozero and a thread cost start
+        # time), and the objects made so far set aside from the garbage collector
+        Clock.schedule_once(lambda _dt: Clock.schedule_once(lambda _dt: self.started(), 0), 0)
+
+    def started(self) -> None:
+        """Once the first frame is drawn: the die and the buttons started, and every object made so far
+        (Kivy's, the app's, the game's: tens of thousands) frozen out of Python's garbage collection, whose
+        full passes over them took several milliseconds of a frame now and then."""
+        gc.freeze()
+        self.devices.start()
 
     def apply_hardware(self) -> None:
         """Build the die and the buttons again from the settings (after the settings screen changed them)."""
@@ -174,8 +185,8 @@ class CompanionApp(App):
 
     def resume_last(self) -> None:
         """Open the game played last and show the screen that was showing (unless a game is open already)."""
-        if self.manager.current != "start" or self.session.table is not None:
-            return  # a tap came first
+        if self.manager.current not in ("start", None, "") or self.session.table is not None:
+            return  # a game was opened already
         if self.session.last_game() is not None and self.session.resume() is None:
             if self.manager.known(self.settings.screen):
                 self.manager.current = self.settings.screen
@@ -186,6 +197,10 @@ class CompanionApp(App):
 
     # -- the clock -----------------------------------------------------------------
     def tick(self, _dt: float = 0.0) -> None:
+        """Apply the inputs in the order they came: the screen's touches read so far first (Kivy hands
+        them on after the clock's tick), then what the die and the buttons queued. A tap on "End the turn"
+        read before the die's face is then applied before it, and the face is the next player's roll."""
+        EventLoop.dispatch_input()
         self.session.tick()
 
     def _input(self, *_: Any) -> None:
@@ -235,7 +250,7 @@ class CompanionApp(App):
     def redraw(self) -> None:
         """Set :attr:`view` anew from the open game: every screen bound to it draws again."""
         table = self.session.table
-        self.view = None if table is None else table.view()
+        self.view = None if table is None else table.view(with_legal=False)  # the screens draw described choices
 
     def _game_changed(self) -> None:
         try:

@@ -146,6 +146,9 @@ class Devices:
         self.status: DieStatus | None = None
         self.face: int | None = None
         self.face_ignored = False
+        self.face_at: tuple[int, int] | None = None
+        """The game and its length when the table answered the face (None while it waits): the face
+        is shown only while the game stands there, so a later action or another game drops it."""
         self.selected: str | None = None
         """The label of the choice next/previous moved to (shown while the buttons have those)."""
 
@@ -183,15 +186,24 @@ class Devices:
         self.status = None
         self.face = None
         self.face_ignored = False
+        self.face_at = None
         self.selected = None
         self.app.selection = None
         self.show()
 
     def game_changed(self) -> None:
-        """After every change of the game shown: the buttons read the legal choices again."""
+        """After every change of the game shown: the buttons read the legal choices again, and the
+        die's last face goes once the game has moved on from it."""
         if self.panel is not None:
             self.panel.language = self.app.lang
             self.table.changed()
+        if self.face is not None:
+            self.show()
+
+    def _head(self) -> tuple[int, int] | None:
+        """Where the open game stands: its id and length (None without a game)."""
+        table = self.app.session.table
+        return None if table is None else (table.game_id, table.length)
 
     # -- events, on the main thread ---------------------------------------------------------
     def _die_event(self, die: SerialDie, event: DieEvent) -> None:
@@ -200,7 +212,7 @@ class Devices:
         if die is not self.die:  # from a die stopped since (the settings changed)
             return
         if isinstance(event, DieRoll):
-            self.face, self.face_ignored = event.face, False
+            self.face, self.face_ignored, self.face_at = event.face, False, None
             event.outcome.add_done_callback(lambda done: self._face_applied(event, done))
         else:
             self.status = event
@@ -209,8 +221,9 @@ class Devices:
     def _face_applied(self, roll: DieRoll, done: Future[Any]) -> None:
         """The table's answer to a face (on the main thread: the table applies faces there)."""
         outcome = done.result() if done.exception() is None else None
-        if roll.face == self.face and (outcome is None or not outcome.accepted):
-            self.face_ignored = True  # no roll was expected: shown, and nothing changed
+        if roll.face == self.face and self.face_at is None:
+            self.face_at = self._head()
+            self.face_ignored = outcome is None or not outcome.accepted  # no roll was expected: nothing changed
             self.show()
 
     def _button_event(self, panel: ButtonPanel, event: Pressed | Picture) -> None:
@@ -248,7 +261,7 @@ class Devices:
         parts: list[str] = []
         if self.status is not None:  # the port by its name: a by-id path fills the line
             parts.append(replace(self.status, port=PurePath(self.status.port).name).text(language))
-        if self.face is not None:
+        if self.face is not None and self.face_at in (None, self._head()):
             said = say("die.ignored" if self.face_ignored else "die.face", {"face": self.face})
             parts.append(said.text(language))
         if self.panel is not None and self.panel.problem is not None:

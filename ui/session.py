@@ -97,12 +97,13 @@ class Session:
         except (JournalError, OSError):
             return None
 
-    def _take(self, table: Table) -> None:
+    def _take(self, table: Table, said: Sentence | None = None) -> None:
+        """Hold ``table`` as the open game, ``said`` what just happened in it."""
         self.close()
         self.table = table
         table.wake = self.wake
         self._unsubscribe = table.subscribe(self._on_outcome)
-        self.last = None
+        self.last = said
         if table.damage is not None:
             self.last = problem("ui.error.damaged", error=table.damage)
         self._changed()
@@ -119,7 +120,11 @@ class Session:
             table = Table.open(self.db, game_id)
         except (JournalError, OSError) as error:
             return problem("ui.error.journal", error=str(error))
-        self._take(table)
+        try:  # what just happened, as the journal has it: the screen says it again
+            said = table.last_outcome()
+        except JournalError:
+            said = None
+        self._take(table, said)
         return None
 
     def new_game(self, setup: dict[str, Any], *, deal: bool = True) -> Sentence | None:

@@ -92,6 +92,8 @@ class Settings:
     """The die and the buttons: ``HardwareConfig.to_dict()``; read with :meth:`hardware_config`."""
     screen: str = "start"
     """The screen that was showing: the app comes back to it on the next start."""
+    board: bool = False
+    """Whether the table screen showed the board rather than the market: it shows it again on the next start."""
 
     # -- the PIN -------------------------------------------------------------
     def set_pin(self, pin: str) -> None:
@@ -152,6 +154,8 @@ class Settings:
             raise TypeError("sound must be true or false")
         if not isinstance(settings.screen, str):
             raise TypeError("screen must be a name")
+        if not isinstance(settings.board, bool):
+            raise TypeError("board must be true or false")
         if settings.pin_hash is not None and not isinstance(settings.pin_hash, str):
             raise TypeError("pin_hash must be text")
         if not (isinstance(settings.phones, bool) and isinstance(settings.phone_trading, bool)):

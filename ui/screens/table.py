@@ -87,6 +87,26 @@ def stands_for(target: Target) -> tuple[Choice, Any]:
     return choice, target.value if target.confirm is Confirm.ACT else None
 
 
+TURN_LOOKBACK = 12
+"""How many of the last actions are read for the roll of the turn under way (a turn's roll comes early)."""
+
+
+def turn_roll(actions: list[dict[str, Any]], player: int | None) -> int | None:
+    """The value ``player`` rolled since the last turn ended in ``actions`` (oldest first); None if none.
+
+    >>> line = [{"type": "roll", "player": 0, "value": 4}, {"type": "end_turn", "player": 0}]
+    >>> turn_roll(line, 1), turn_roll(line + [{"type": "roll", "player": 1, "value": 2}], 1)
+    (None, 2)
+    """
+    for action in reversed(actions):
+        if action.get("type") == "end_turn":
+            return None
+        value = action.get("value")
+        if action.get("type") == "roll" and action.get("player") == player and isinstance(value, int):
+            return value
+    return None
+
+
 class ChoiceButton(BigButton):
     """One of the legal actions; ``stands_for`` is the choice and value it was made from (None: no choice),
     a tap calls ``run()`` (its kv rule)."""
@@ -121,6 +141,7 @@ class TableScreen(Screen):
         self._dealing = False
         self._player_rows: list[PlayerRow] = []
         self._players_shown: tuple[dict[str, Any], list[str]] | None = None
+        self._board_view: tuple[dict[str, Any], list[str]] | None = None
         self.ids.player_rows.bind(height=self._players_resized)
         self.ids.said.bind(width=self._said_resized, texture_size=self._said_drawn)
         self._cells: list[MarketCell] = []
@@ -128,9 +149,21 @@ class TableScreen(Screen):
         self._made: dict[str, ChoiceButton] = {}  # every action button made, by its tap id
         self._shown_actions: tuple[str, ...] = ()
         app().bind(selection=lambda *_: self.show_selection())
+        self.ids.panel.bind(board_shown=self._board_toggled)
 
     def on_pre_enter(self, *_: Any) -> None:
+        self.ids.panel.board_shown = app().settings.board  # the market or the board, as it was left
         self.refresh()
+
+    def _board_toggled(self, panel: Any, shown: bool) -> None:
+        """The market or the board was chosen: kept in the settings, so a restart shows it again.
+        The board is drawn when it comes into view (a redraw leaves it while the market is shown)."""
+        if shown and self._board_view is not None:
+            panel.show(*self._board_view)
+        a = app()
+        if a.settings.board != shown:
+            a.settings.board = shown
+            a.save_settings()
 
     # -- drawing -------------------------------------------------------------------
     def refresh(self) -> None:
@@ -141,14 +174,14 @@ class TableScreen(Screen):
         shown = a.view  # the view every screen draws, unless it is not this table's now
         fresh = shown is not None and (shown.game_id, shown.length, shown.redo_depth) == (
             table.game_id, table.length, table.redo_depth)
-        view = (shown if fresh else table.view()).game
+        view = (shown if fresh else table.view(with_legal=False)).game
         setup = table.setup
         colours = setup.get("colours") or []
         lang = a.lang
         turn = view["turn"]
         seat = turn["player"]
         self.turn_colour = list(theme.figure(colours[seat] if seat is not None and seat < len(colours) else None))
-        last = self._last_roll(table)
+        last = self._last_roll(table, seat)
         rolled = "" if last is None else a.t(lang, "ui.table.last_roll", value=last)
         if view["finished"]:
             ranking = view["ranking"] or []
@@ -161,23 +194,22 @@ class TableScreen(Screen):
         self.can_redo = table.redo_depth > 0
         self._draw_players(view, colours)
         self._draw_market(view)
-        self.ids.panel.show(view, colours)  # the board view (ui/board.py)
+        self._board_view = view, colours
+        if self.ids.panel.board_shown:  # the board view (ui/board.py), drawn only while it is shown
+            self.ids.panel.show(view, colours)
         described = table.describe(a.lang) if table.writable else []
         self._draw_said(view, described)
         self._draw_actions(table, described)
         self._maybe_deal(table)
 
-    def _last_roll(self, table: Any) -> int | None:
-        """The latest die value in the journal (rolls are actions like any other)."""
+    def _last_roll(self, table: Any, player: int | None) -> int | None:
+        """The die value ``player`` rolled in the turn under way, as the journal has it (rolls are
+        actions like any other); None before their roll, so the next turn starts without the last one's."""
         try:
-            recent = table.actions(-6)
-        except Exception:
+            recent = table.actions(-TURN_LOOKBACK)
+        except Exception:  # a journal that cannot be read now: no roll shown, the table says why elsewhere
             return None
-        for action in reversed(recent):
-            if action.get("type") == "roll":
-                value = action.get("value")
-                return value if isinstance(value, int) else None
-        return None
+        return turn_roll(recent, player)
 
     def _draw_players(self, view: dict[str, Any], colours: list[str]) -> None:
         a = app()
