@@ -21,7 +21,7 @@ class BuildPyWithCatalogues(build_py):
         assert spec is not None and spec.loader is not None
         catalogue = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(catalogue)
-        for package in ("companion", "hardware", "ui"):  # the engine's, the hardware's and the touchscreen app's catalogues
+        for package in ("companion", "hardware", "ui", "phones"):  # the engine's, the hardware's, the app's and the phones' catalogues
             if (Path(self.build_lib) / package).is_dir():
                 catalogue.compile_package(Path(self.build_lib) / package)
 

@@ -149,7 +149,7 @@ if [ "$(uname -m)" = aarch64 ]; then
 fi
 #    The code as bytecode, now: the service may write nothing in $prefix, so without it every
 #    start of the kiosk would compile each of the app's modules again on the Pi's CPU.
-run "$prefix/.venv/bin/python" -m compileall -q "$prefix/companion" "$prefix/ui" "$prefix/hardware"
+run "$prefix/.venv/bin/python" -m compileall -q "$prefix/companion" "$prefix/ui" "$prefix/hardware" "$prefix/phones"
 
 # 4. The service's own user: no login, no home but its state folder, and the groups of the
 #    display (video, render), the touchscreen (input), the buttons (gpio) and the die (dialout).

@@ -18,13 +18,14 @@ PACKAGE = ROOT / "companion"
 
 
 APP = ROOT / "ui"
+PHONES = ROOT / "phones"
 HARDWARE = ROOT / "hardware"
 
 
 def po_files() -> list[Path]:
-    """The engine's catalogues, the hardware's and the touchscreen app's."""
+    """The engine's catalogues, the hardware's, the touchscreen app's and the phones'."""
     return sorted([*PACKAGE.glob("**/locale/*/LC_MESSAGES/*.po"), *HARDWARE.glob("locale/*/LC_MESSAGES/*.po"),
-                   *APP.glob("locale/*/LC_MESSAGES/*.po")])
+                   *APP.glob("locale/*/LC_MESSAGES/*.po"), *PHONES.glob("locale/*/LC_MESSAGES/*.po")])
 
 
 def domains() -> dict[str, Path]:

@@ -17,10 +17,11 @@ from pathlib import Path
 
 import companion
 import hardware
+import phones
 import ui
 
 ROOT = Path(companion.__file__).parent
-PACKAGES = [Path(package.__file__).parent for package in (companion, hardware, ui)]
+PACKAGES = [Path(package.__file__).parent for package in (companion, hardware, phones, ui)]
 
 
 def module_files(root: Path = ROOT) -> dict[str, Path]:
@@ -114,7 +115,7 @@ def test_every_companion_module_imports() -> None:
 
 
 def import_graph() -> dict[str, set[str]]:
-    """Each module of ``companion``, ``hardware`` and ``ui`` with the modules it imports."""
+    """Each module of ``companion``, ``hardware``, ``phones`` and ``ui`` with the modules it imports."""
     files = {name: path for root in PACKAGES for name, path in module_files(root).items()}
     known = set(files)
     return {name: imported(name, path, known) for name, path in files.items()}
@@ -151,3 +152,13 @@ def test_a_circle_is_found() -> None:
     graph = {"companion.describe": {"companion.game"}, "companion.game": {"companion.registry"},
              "companion.registry": {"companion.ruleset"}, "companion.ruleset": {"companion.describe"}}
     assert cycles(graph) == [["companion.describe", "companion.game", "companion.registry", "companion.ruleset"]]
+
+
+def test_the_phones_import_neither_the_app_nor_the_hardware_nor_kivy() -> None:
+    """The phones' web process loads the engine only (issue 16): the app plugs the bridge in, not the reverse."""
+    graph = import_graph()
+    assert "phones.server" in graph and "aiohttp" in graph["phones.server"]
+    for name, targets in graph.items():
+        if name.startswith("phones"):
+            outside = {t for t in targets if t.split(".")[0] in OUTSIDE_THE_ENGINE or t.endswith(".panels")}
+            assert not outside, f"{name} imports {sorted(outside)}"

@@ -25,7 +25,7 @@ TRANSLATED = [language for language in LANGUAGES if language != "en"]
 
 
 def test_every_package_with_texts_has_one_domain_in_each_language():
-    assert DOMAINS == ["boerse", "companion", "hardware", "tozsde", "ui"]
+    assert DOMAINS == ["boerse", "companion", "hardware", "phones", "tozsde", "ui"]
     for domain, folder in domains().items():
         for language in LANGUAGES:
             assert (folder / "locale" / language / "LC_MESSAGES" / f"{domain}.po").is_file(), (domain, language)
@@ -260,7 +260,7 @@ def test_the_mo_built_by_the_install_is_used_and_a_cache_that_cannot_be_written_
 def test_the_build_step_compiles_each_catalogue_beside_its_po(tmp_path):
     """The wheel's build step (setup.py's build_py): a .mo beside every .po, made from that very .po."""
     source = tmp_path / "src"
-    for package in ("companion", "hardware", "ui"):
+    for package in ("companion", "hardware", "ui", "phones"):
         shutil.copytree(ROOT / package, source / package, ignore=shutil.ignore_patterns("__pycache__", "*.mo"))
     for name in ("setup.py", "pyproject.toml", "README.md"):
         shutil.copy(ROOT / name, source / name)

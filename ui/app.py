@@ -90,6 +90,8 @@ class CompanionApp(App):
     kiosk = BooleanProperty(False)
     hardware_text = StringProperty("")
     """The die's state, its last face and the buttons' problem, in the screen's language (:mod:`ui.devices`)."""
+    phones_on = BooleanProperty(False)
+    """Whether the players' phones are on (:mod:`ui.phones`)."""
     selection = ObjectProperty(None, allownone=True)
     """What the GPIO buttons' confirm takes now (a :class:`hardware.buttons.Target`), ringed on the table
     screen; None without buttons that select (:mod:`ui.devices`)."""
@@ -122,6 +124,9 @@ class CompanionApp(App):
         self.pin_factory = pin_factory
         """gpiozero's pin factory for the buttons; None: lgpio on a Raspberry Pi (tests give a MockFactory)."""
         self.devices = Devices(self)
+        from ui.phones import Phones
+
+        self.phones = Phones(self)
         self.service: Any = None
         self.lang = self.settings.language  # last: on_lang speaks through the session and the devices
 
@@ -261,6 +266,7 @@ class CompanionApp(App):
             backup.request(f"game {table.game_id} finished")  # the appliance's path unit starts the backup
         self._finished = finished
         self.devices.game_changed()
+        self.phones.follow()
 
     def _say(self) -> None:
         self.said = self.session.said(self.lang)
@@ -318,5 +324,6 @@ class CompanionApp(App):
         if self.service is not None:
             self.service.stop()
         self.devices.stop()
+        self.phones.stop()
         self.session.tick()
         self.session.close()

@@ -152,6 +152,14 @@ def step(app: Any, ruleset: str, word: str) -> None:
         owners.show_player(int(arg))
     elif word == "end":
         app.manager.get_screen("end").show(arg)
+    elif word in ("phones", "phones-on"):  # the players' phones on: the QR code's corner; "phones": and their dialog
+        from ui.phones import PhonesView
+
+        app.phones.shown_as = ("192.168.1.20", "ScreenshotsShowThisSecretOnly000")
+        app.settings.phones = True
+        app.phones.apply()
+        if word == "phones":
+            PhonesView().open()
     elif word == "rules":
         app.manager.current = "rules"
         app.manager.get_screen("rules").show(ruleset)
@@ -191,6 +199,8 @@ def stage(app: Any, bring: Callable[[Any], None], language: str, size: tuple[int
         if child is not app.root:
             child.dismiss(animation=False)
     app.devices.stop()  # no GPIO buttons unless the scene sets them up
+    app.phones.stop()  # no phones unless the scene turns them on
+    app.settings.phones = app.settings.phone_trading = False
     app.settings.set_hardware(HardwareConfig())
     app.session.close()
     app.session = Session(db)
@@ -231,6 +241,7 @@ def main(argv: list[str] | None = None) -> int:
                 target = OUT / f"{name}-{language}-{width}.png"
                 os.replace(shot, target)
                 print(target.relative_to(OUT.parents[1]))
+    app.phones.stop()
     app.session.close()
     return 0
 

@@ -95,6 +95,10 @@ class Settings:
     language: str = "en"
     display: Display = Display.WINDOW
     sound: bool = True
+    phones: bool = False
+    """The players' phones as second screens (:mod:`ui.phones`): off unless the banker turns them on."""
+    phone_trading: bool = False
+    """Trading from phones, a house option: off unless the banker turns it on."""
     pin_hash: str | None = None
     """``scrypt$<salt hex>$<hash hex>``; None while no PIN is set."""
     hardware: dict[str, Any] = field(default_factory=default_hardware)
@@ -189,6 +193,8 @@ class Settings:
             raise TypeError("board must be true or false")
         if settings.pin_hash is not None and not isinstance(settings.pin_hash, str):
             raise TypeError("pin_hash must be text")
+        if not (isinstance(settings.phones, bool) and isinstance(settings.phone_trading, bool)):
+            raise TypeError("phones and phone_trading must be true or false")
         settings.set_hardware(HardwareConfig.from_dict(settings.hardware))  # ConfigError is a ValueError
         return settings
 

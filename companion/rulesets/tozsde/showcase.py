@@ -47,6 +47,8 @@ SCENES = (
     Scene("settings", "settings", BEFORE_START, ("screen:start", "settings")),
     Scene("settings-die", "settings", BEFORE_START, ("screen:start", "settings", "die-ports")),
     Scene("settings-die-path", "settings", BEFORE_START, ("screen:start", "settings", "die-path")),
+    Scene("phones", "settings", TABLE, ("screen:table", "phones")),
+    Scene("table-phones", "settings", TABLE, ("screen:table", "phones-on")),
     Scene("new-tozsde", "new", None, ("new",)),
     Scene("names", "names", None, ("new", "edit-name:1")),
     Scene("table-tozsde", "table", TABLE, ("screen:table",)),

@@ -1,0 +1,191 @@
+"""The table screen with twelve phones connected (issue 16), printed as a table.
+
+    xvfb-run -a -s "-screen 0 1920x1080x24" .venv/bin/python benchmarks/phone_screens.py
+
+The real app (800×480, the table screen) plays 1,000 actions of a six-player game, one every
+sixth frame at 60 Hz (ten a second, faster than any table): the action submitted as the screen
+submits it, then Kivy's frame (clock, input, layout, draw, buffer swap) with Kivy's own sleep
+between frames turned off, so a frame's time is its work alone (the action's commit included
+where there is one); the pacing to 60 Hz is the benchmark's. Measured twice: with
+phones off, then with the phones' web process following the table (:class:`phones.bridge.Bridge`)
+and twelve phones connected from another process — one on each of the six seats, six more
+watching. That process writes down when each change reaches each phone; a change's push latency
+runs from its commit (the table telling its subscribers) to its arrival, on the same clock
+(``time.perf_counter``, CLOCK_MONOTONIC on Linux). Targets: frames 16.7 ms at p95; pushes 200 ms
+at p95.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+SIZE = (800, 480)
+ACTIONS = int(os.environ.get("ACTIONS", "1000"))
+SETUP: dict[str, Any] = {"ruleset": "tozsde", "players": ["Anna", "Béla", "Csaba", "Dóra", "Emil", "Fanni"]}
+FRAMES_PER_ACTION = int(os.environ.get("FRAMES_PER_ACTION", "6"))
+"""An action every tenth of a second: faster than any table plays, so every phone is always busy."""
+SEED = 1
+"""A six-player game the bots play for more than 1,000 actions."""
+
+
+def ms(value: float) -> str:
+    return f"{value:.2f} ms"
+
+
+def p95(values: list[float]) -> float:
+    return sorted(values)[max(0, int(len(values) * 0.95) - 1)]
+
+
+def line() -> list[dict[str, Any]]:
+    from companion.bots import play
+
+    actions = list(play(SETUP, random.Random(SEED)).actions)
+    assert len(actions) >= ACTIONS, f"the bots' game has only {len(actions)} actions"
+    return actions[:ACTIONS]
+
+
+# -- the phones, in a process of their own ---------------------------------------------------
+async def phones(url: str, expected: int) -> dict[str, list[float]]:
+    """Twelve phones on ``url``; each change's arrival time by its number, for each phone."""
+    import aiohttp
+
+    arrivals: dict[str, list[float]] = {}
+    async with aiohttp.ClientSession() as session:
+        sockets = []
+        for n in range(12):
+            ws = await session.ws_connect(url + "/ws")
+            await ws.send_json({"t": "hello", "lang": ("en", "hu", "de")[n % 3]})
+            await ws.receive()
+            await ws.send_json({"t": "join", "seat": n if n < 6 else None})
+            sockets.append(ws)
+        print("ready", flush=True)
+
+        async def listen(n: int, ws: aiohttp.ClientWebSocketResponse) -> None:
+            times = arrivals.setdefault(str(n), [])
+            first: int | None = None
+            async for message in ws:
+                body = json.loads(message.data)
+                if body["t"] != "change":
+                    continue
+                if first is None:
+                    first = body["seq"]  # the view on joining
+                    continue
+                times.append(time.perf_counter())
+                if body["seq"] - first >= expected:
+                    return
+
+        await asyncio.wait_for(asyncio.gather(*(listen(n, ws) for n, ws in enumerate(sockets))), 600)
+    return arrivals
+
+
+# -- the app ---------------------------------------------------------------------------------
+def frames(work: Path, with_phones: bool) -> tuple[list[float], list[float], list[float]]:
+    """Every frame's time (ms) over the 1,000 actions, those of the frames that took an action, and
+    the push latencies (ms) when phones are on."""
+    os.environ.setdefault("KIVY_HOME", str(work / "kivy"))
+    from ui import launch
+
+    launch.configure(SIZE)
+    from kivy.base import EventLoop
+    from kivy.core.window import Window
+
+    from phones.bridge import Bridge
+    from ui.app import CompanionApp
+
+    app = CompanionApp(work / f"games-{with_phones}.db", settings_path=work / "settings.json")
+    app._run_prepare()
+    assert app.session.new_game(dict(SETUP), deal=False) is None
+    app.manager.current = "table"
+    for _ in range(10):
+        EventLoop.idle()
+    table = app.session.table
+    assert table is not None
+    actions = line()
+    commits: list[float] = []
+    bridge = client = None
+    if with_phones:
+        bridge = Bridge(host="127.0.0.1", port=0, trading=True)
+        bridge.attach(table)
+        assert bridge.listening.wait(30)
+        client = subprocess.Popen([sys.executable, __file__, "--phones", bridge.link("127.0.0.1"), str(len(actions))],
+                                  stdout=subprocess.PIPE, text=True)
+        assert client.stdout is not None and client.stdout.readline().strip() == "ready"
+        table.subscribe(lambda outcome: commits.append(time.perf_counter()))
+    from kivy.clock import Clock
+
+    Clock._max_fps = 0  # no sleeping inside the frame: the frame's own work is timed, the pacing is here
+    times: list[float] = []
+    acted: list[float] = []
+    for action in actions:
+        for beat in range(FRAMES_PER_ACTION):
+            began = time.perf_counter()
+            if beat == 0:
+                assert app.session.act(action, "bench").accepted
+            EventLoop.idle()
+            spent = time.perf_counter() - began
+            (acted if beat == 0 else times).append(spent * 1000)
+            time.sleep(max(0.0, 1 / 60 - spent))
+    latencies: list[float] = []
+    if client is not None and bridge is not None:
+        out, _ = client.communicate(timeout=600)
+        arrivals = json.loads(out)
+        for got in arrivals.values():
+            assert len(got) == len(commits), f"a phone got {len(got)} of {len(commits)} changes"
+            latencies += [(arrived - committed) * 1000 for arrived, committed in zip(got, commits)]
+        bridge.stop()
+    app.session.close()
+    return times + acted, acted, latencies
+
+
+def measure(with_phones: bool) -> tuple[list[float], list[float], list[float]]:
+    """In a fresh process (one Kivy window each)."""
+    with tempfile.TemporaryDirectory() as work:
+        done = subprocess.run([sys.executable, __file__, "--frames", work, "1" if with_phones else "0"],
+                              capture_output=True, text=True)
+        if done.returncode != 0:
+            raise RuntimeError(done.stderr[-3000:])
+        out = done.stdout
+    times, acted, latencies = json.loads(out.strip().splitlines()[-1])
+    return times, acted, latencies
+
+
+def main() -> None:
+    if sys.argv[1:2] == ["--phones"]:
+        print(json.dumps(asyncio.run(phones(sys.argv[2], int(sys.argv[3])))))
+        return
+    if sys.argv[1:2] == ["--frames"]:
+        print(json.dumps(frames(Path(sys.argv[2]), sys.argv[3] == "1")))
+        return
+    rows = []
+    for with_phones in (False, True):
+        times, acted, latencies = measure(with_phones)
+        label = "12 phones connected" if with_phones else "phones off"
+        rows.append((f"table screen, every frame, {label}, median", ms(statistics.median(times))))
+        rows.append((f"table screen, every frame, {label}, p95", ms(p95(times))))
+        rows.append((f"table screen, a frame that takes an action, {label}, median", ms(statistics.median(acted))))
+        rows.append((f"table screen, a frame that takes an action, {label}, p95", ms(p95(acted))))
+        if latencies:
+            rows.append(("push: commit → each of 12 phones, median", ms(statistics.median(latencies))))
+            rows.append(("push: commit → each of 12 phones, p95", ms(p95(latencies))))
+            rows.append(("push: commit → each of 12 phones, max", ms(max(latencies))))
+    print(f"{ACTIONS} actions of a six-player game, one every {FRAMES_PER_ACTION} frames at 60 Hz; "
+          f"window {SIZE[0]}×{SIZE[1]}\n")
+    print("| measure | value |\n|---|---|")
+    for name, value in rows:
+        print(f"| {name} | {value} |")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,306 @@
+"""The app's side of the phones: the web process started, fed and heard, without ever waiting for it.
+
+A :class:`Bridge` starts ``python -m phones.server`` as a child process and follows one table
+(:meth:`Bridge.attach`). After each commit the table reports, the subscriber only merges the change
+into the one waiting to be written (:meth:`phones.wire.Change.then`) and wakes the writer thread:
+if the pipe is full — the web process hung — the app goes on, and the web process later gets the
+latest line in one change. A reader thread hears the web process: a phone's request becomes
+``Table.enqueue(action, "phone-<seat>")``, the queue the die and the buttons use, so the table's
+own thread checks it against the legal list and journals it; joins and leaves go to
+:attr:`Bridge.on_news` for the table screen. If the web process dies it is started again.
+
+The bridge re-checks what it is handed (a dict action of the seat that asked, at most one
+request a seat at a time) but decides nothing the engine decides.
+
+>>> import tempfile, os
+>>> from companion.table import Table
+>>> table = Table.new({"ruleset": "tozsde", "players": ["Anna", "Béla"]}, os.path.join(tempfile.mkdtemp(), "g.db"))
+>>> bridge = Bridge(port=0)
+>>> bridge.attach(table)
+>>> table.submit({"type": "roll", "value": 3}).accepted, bridge.line_length
+(True, 1)
+>>> bridge.stop(); table.close()
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import subprocess
+import sys
+import threading
+import time
+from collections import deque
+from concurrent.futures import Future
+from dataclasses import dataclass
+from typing import IO, TYPE_CHECKING, Any, Callable
+
+from companion.actions import Action
+from companion.messages import Said, register_package
+from phones import strict
+from phones.guard import new_secret
+from phones.wire import Change, line
+
+if TYPE_CHECKING:
+    from companion.table import Outcome, Table
+
+log = logging.getLogger("phones.bridge")
+
+register_package("phones")
+
+RESTART_SECONDS = 2.0
+"""How long after the web process stopped it is started again (doubled after each start that never
+listened, up to :data:`LONGEST_WAIT`)."""
+
+LONGEST_WAIT = 60.0
+
+MOST_FROM_WEB = 64 * 1024
+"""The longest line the app reads from the web process."""
+
+
+@dataclass(frozen=True)
+class News:
+    """Something for the table screen: ``said`` (a phone joined or left) about ``seat``; seat -1: the
+    web process could not start (its port taken)."""
+
+    seat: int
+    said: Said
+
+
+class Bridge:
+    """The web process and the pipes to it; see the module docstring."""
+
+    def __init__(self, *, host: str = "0.0.0.0", port: int = 8080, trading: bool = False,
+                 command: list[str] | None = None, secret: str | None = None) -> None:
+        self.host, self.port = host, port
+        self.trading = trading
+        self.secret = secret or new_secret()
+        """The game's secret in the link: new at every start unless given (a screenshot's fixed one)."""
+        self.command = command or [sys.executable, "-m", "phones.server"]
+        self.on_news: Callable[[News], None] | None = None
+        """Called on the reader thread when a phone joins or leaves (the screen hands it to its own thread)."""
+        self.listening = threading.Event()
+        self.bound_port: int | None = None
+        self._lock = threading.Condition()
+        self._table: Table | None = None
+        self._unsubscribe: Callable[[], None] | None = None
+        self._setup: dict[str, Any] | None = None
+        self._line: list[Action] = []
+        self._change: Change | None = None
+        self._hello = False
+        self._notes: deque[dict[str, Any]] = deque()
+        self._busy: set[int] = set()
+        self._process: subprocess.Popen[bytes] | None = None
+        self._stopping = False
+        self._threads: list[threading.Thread] = []
+        self.restarts = 0
+
+    # -- the process -----------------------------------------------------------------
+    def start(self) -> None:
+        """Start the web process and the threads that talk to it."""
+        self._spawn()
+        self._threads = [threading.Thread(target=self._write_loop, name="phones-writer", daemon=True),
+                         threading.Thread(target=self._watch, name="phones-reader", daemon=True)]
+        for thread in self._threads:
+            thread.start()
+
+    def _spawn(self) -> None:
+        env = dict(os.environ, PYTHONUNBUFFERED="1")
+        self._process = subprocess.Popen(
+            [*self.command, "--host", self.host, "--port", str(self.port if self.bound_port is None else self.bound_port)],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env, close_fds=True)
+        with self._lock:
+            self._hello = True  # a new process hears the whole game first
+            self._lock.notify_all()
+
+    @property
+    def pid(self) -> int | None:
+        return None if self._process is None else self._process.pid
+
+    def stop(self) -> None:
+        """Stop the web process; the phones lose their connection."""
+        with self._lock:
+            self._stopping = True
+            self._lock.notify_all()
+        self.detach()
+        process = self._process
+        if process is not None:
+            process.kill()
+            process.wait(5)
+        for thread in self._threads:
+            thread.join(5)
+
+    # -- the table ---------------------------------------------------------------------
+    def attach(self, table: Table) -> None:
+        """Follow ``table`` (on its owning thread): the phones see this game from now on."""
+        self.detach()
+        self._table = table
+        with self._lock:
+            self._setup = table.setup
+            self._line = table.actions()
+            self._change = None
+            self._hello = True
+            self._lock.notify_all()
+        self._unsubscribe = table.subscribe(self._committed)
+        if self._process is None and not self._stopping:
+            self.start()
+
+    def detach(self) -> None:
+        if self._unsubscribe is not None:
+            self._unsubscribe()
+            self._unsubscribe = None
+        self._table = None
+
+    @property
+    def line_length(self) -> int:
+        return len(self._line)
+
+    def _committed(self, outcome: Outcome) -> None:
+        """The table's subscriber, on its owning thread: note the change and return at once."""
+        table = self._table
+        if table is None:
+            return
+        action = outcome.action if isinstance(outcome.action, dict) else {}
+        kind = action.get("type")
+        with self._lock:
+            before = len(self._line)
+            if outcome.accepted and kind == "undo" and table.length == before - 1:
+                change = Change(table.length, ())
+            elif outcome.accepted and kind == "redo" and table.length == before + 1:
+                change = Change(before, (action["redone"],))
+            elif outcome.accepted and kind not in ("undo", "redo") and table.length == before + 1:
+                change = Change(before, (action,))
+            else:  # another writer, a reload: the whole line again
+                change = Change(0, tuple(table.actions()))
+            del self._line[change.base:]
+            self._line.extend(change.tail)
+            self._change = change if self._change is None else self._change.then(change)
+            self._lock.notify_all()
+
+    def set_trading(self, on: bool) -> None:
+        """Turn trading from phones on or off (the banker's setting)."""
+        self.trading = on
+        self._note({"t": "trading", "on": on})
+
+    def drop(self, seat: int) -> None:
+        """Take a seat back from its phone (the banker's choice)."""
+        self._note({"t": "drop", "seat": seat})
+
+    def _note(self, message: dict[str, Any]) -> None:
+        with self._lock:
+            self._notes.append(message)
+            self._lock.notify_all()
+
+    # -- writing: its own thread, the only one that may wait on the pipe ---------------------
+    def _next(self) -> bytes | None:
+        with self._lock:
+            while not (self._stopping or self._hello or self._change is not None or self._notes):
+                self._lock.wait()
+            if self._stopping:
+                return None
+            if self._hello and self._setup is not None:
+                self._hello, self._change = False, None
+                return line({"t": "hello", "secret": self.secret, "trading": self.trading,
+                             "setup": self._setup, "actions": list(self._line)})
+            self._hello = False
+            parts = [line(note) for note in self._notes]
+            self._notes.clear()
+            if self._change is not None and self._setup is not None:
+                parts.append(line(self._change.to_json()))
+            self._change = None
+            return b"".join(parts)
+
+    def _write_loop(self) -> None:
+        while True:
+            data = self._next()
+            if data is None:
+                return
+            process = self._process
+            if not data or process is None or process.stdin is None:
+                continue
+            try:
+                process.stdin.write(data)
+                process.stdin.flush()
+            except (BrokenPipeError, OSError, ValueError):
+                time.sleep(0.05)  # the reader thread starts it again and asks for a hello
+
+    # -- reading: its own thread ------------------------------------------------------------
+    def _watch(self) -> None:
+        while not self._stopping:
+            process = self._process
+            if process is not None and process.stdout is not None:
+                self._read(process.stdout)
+            if self._stopping:
+                return
+            log.warning("the phones' web process stopped (%s); starting it again", None if process is None else process.poll())
+            self.listening.clear()
+            if process is not None:
+                process.kill()
+                process.wait()
+            wait = RESTART_SECONDS if self.bound_port is not None else min(LONGEST_WAIT, RESTART_SECONDS * 2 ** self.restarts)
+            with self._lock:
+                self._lock.wait_for(lambda: self._stopping, wait)
+            if not self._stopping:
+                self.restarts += 1
+                self._spawn()
+
+    def _read(self, stream: IO[bytes]) -> None:
+        while True:
+            text = stream.readline(MOST_FROM_WEB)
+            if not text:
+                return
+            try:
+                message = strict.loads(text, limit=MOST_FROM_WEB)
+            except strict.Malformed:
+                log.warning("the phones' web process said something unreadable")
+                continue
+            if isinstance(message, dict):
+                self._heard(message)
+
+    def _heard(self, message: dict[str, Any]) -> None:
+        kind = message.get("t")
+        if kind == "listening" and strict.whole(message.get("port")):
+            self.bound_port = message["port"]
+            self.listening.set()
+        elif kind in ("joined", "left") and strict.whole(message.get("seat")):
+            news = News(message["seat"], Said(f"phones.{kind}", {"name": str(message.get("name", ""))}))
+            if self.on_news is not None:
+                self.on_news(news)
+        elif kind == "failed" and self.on_news is not None:
+            self.on_news(News(-1, Said("phones.settings.failed", {"error": str(message.get("error", ""))})))
+        elif kind == "act":
+            self._act(message)
+
+    def _act(self, message: dict[str, Any]) -> None:
+        """A phone's request, checked again here, then queued for the table's thread."""
+        ident, seat, action = message.get("id"), message.get("seat"), message.get("action")
+        table = self._table
+        if not strict.whole(ident):
+            return
+        if (table is None or not strict.whole(seat) or not isinstance(action, dict)
+                or action.get("player") != seat or action.get("type") in ("undo", "redo") or seat in self._busy):
+            self._note({"t": "reply", "id": ident, "accepted": False, "said": {"key": "phones.refused.not_offered"}})
+            return
+        self._busy.add(seat)
+        future = table.enqueue(action, f"phone-{seat}")
+        future.add_done_callback(lambda done: self._answered(ident, seat, done))
+
+    def _answered(self, ident: int, seat: int, done: Future[Outcome]) -> None:
+        self._busy.discard(seat)
+        try:
+            outcome = done.result()
+        except Exception:
+            self._note({"t": "reply", "id": ident, "accepted": False, "said": {"key": "phones.refused.lost"}})
+            return
+        if outcome.accepted:
+            said: dict[str, Any] = {}
+        elif outcome.rejection is not None:
+            said = outcome.rejection.said.plain()
+        else:
+            said = {"key": "phones.refused.lost"}
+        self._note({"t": "reply", "id": ident, "accepted": outcome.accepted, "said": said})
+
+    def link(self, address: str) -> str:
+        """The page's address for the QR code: this machine's address on the local network and the secret."""
+        port = self.bound_port if self.bound_port is not None else self.port
+        return f"http://{address}:{port}/g/{self.secret}"

@@ -1,0 +1,159 @@
+"""What one seat's phone shows, in the phone's language: made from the replica, never from the app.
+
+Every text is rendered from the catalogues (the engine's, the game's and ``phones/locale``), so the
+page holds no words of its own and prices nothing. A seat's choices are the engine's descriptions
+of that seat's legal trades, credit and turn choices (:func:`companion.describe.describe`), and only
+while trading from phones is on and it is that seat's turn.
+
+>>> from phones.wire import Change
+>>> replica = Replica({"ruleset": "tozsde", "players": ["Anna", "Béla"]})
+>>> view = seat_view(replica, 1, "hu", trading=True)
+>>> view["me"]["name"], view["me"]["cash"], view["turn"]["text"]
+('Béla', '2\xa0000 Rubin', 'Anna következik')
+>>> view["choices"]  # Anna's roll-off first: nothing for Béla to choose
+[]
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from companion.describe import Described, Group, describe
+from companion.messages import money, register_package, render
+from phones.replica import Replica
+
+register_package("phones")
+
+PHONE_GROUPS = frozenset({Group.TRADE, Group.LOANS, Group.TURN})
+"""The kinds of choice a phone offers: trading, loans and the turn's own steps; a roll is the die's,
+the setup and the dialogs (a wager, a card) are the table's."""
+
+HISTORY_SHOWN = 8
+"""How many of the table's last sentences a phone shows."""
+
+CHART_POINTS = 60
+"""The most points of each fortune's line sent to a phone (the chart is drawn on the phone)."""
+
+PAGE_KEYS = (
+    "title", "pick_seat", "watch", "cash", "credit", "fortune", "shares", "market", "history", "choices", "players",
+    "ranking", "chart", "waiting", "offline", "sending", "trading_off", "no_shares", "game_over",
+)
+"""The page's own labels, sent with every view in the phone's language."""
+
+
+def labels(language: str) -> dict[str, str]:
+    """The page's fixed labels in ``language``.
+
+    >>> labels("de")["cash"]
+    'Bargeld'
+    """
+    return {key: render(f"phones.{key}", {}, language) for key in PAGE_KEYS}
+
+
+def phone_choices(replica: Replica, seat: int, language: str) -> list[tuple[int, Described]]:
+    """The seat's choices a phone may offer now, each with its index in the engine's description."""
+    if replica.game.state.finished or replica.game.view(with_legal=False)["turn"]["player"] != seat:
+        return []
+    return [(index, d) for index, d in enumerate(describe(replica.game, language))
+            if d.choice.player == seat and d.group in PHONE_GROUPS and d.dialog is None]
+
+
+def _sampled(series: list[int]) -> list[int]:
+    if len(series) <= CHART_POINTS:
+        return series
+    step = (len(series) - 1) / (CHART_POINTS - 1)
+    return [series[round(i * step)] for i in range(CHART_POINTS)]
+
+
+def public_view(replica: Replica, language: str, state: dict[str, Any] | None = None) -> dict[str, Any]:
+    """What every phone shows alike, in ``language``: made once a change for all the phones of that language.
+
+    ``state`` is ``replica.game.view(with_legal=False)`` when the caller has it already.
+    """
+    view = state if state is not None else replica.game.view(with_legal=False)
+    currency = view["currency"]
+
+    def cash(amount: int | None) -> str:
+        return render("phones.none", {}, language) if amount is None else money(amount, currency, language)
+
+    ranking = []
+    if view["finished"] and view["ranking"]:
+        for place, seats in enumerate(view["ranking"], 1):
+            names = ", ".join(view["players"][s]["name"] for s in seats)
+            fortune = view["players"][seats[0]]["fortune"]
+            ranking.append(render("phones.place", {"place": place, "names": names, "amount": fortune, "currency": currency}, language))
+    turn = view["turn"]
+    return {
+        "seq": replica.seq,
+        "labels": labels(language),
+        "turn": {"seat": turn["player"], "name": turn["name"], "finished": view["finished"],
+                 "text": render("phones.turn", {"player": turn["name"]}, language),
+                 "mine_text": render("phones.your_turn", {}, language)},
+        "players": [{"name": p["name"], "fortune": cash(p["fortune"])} for p in view["players"]],
+        "market": [{"company": c["id"], "line": render("phones.market_line", {
+            "exchange": c["exchange"], "buy": cash(c["buy"]), "sell": cash(c["sell"])}, language)} for c in view["companies"]],
+        "said": " ".join(s.text(language) for s in replica.steps[-1].said) if replica.steps else "",
+        "history": [s.text(language) for s in replica.said_tail(HISTORY_SHOWN)],
+        "finished": view["finished"],
+        "ranking": ranking,
+        "chart": {"names": [p["name"] for p in view["players"]],
+                  "fortunes": [_sampled(series) for series in replica.history.fortunes]} if view["finished"] else None,
+    }
+
+
+def seat_view(replica: Replica, seat: int | None, language: str, *, trading: bool,
+              state: dict[str, Any] | None = None, public: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Everything the seat's phone shows, as JSON-ready values with the texts rendered; for a phone that
+    only watches (``seat`` None) what the table screen shows everybody: no cash of anyone's, no choices.
+
+    ``state`` and ``public`` (:func:`public_view`) are passed in when already made for this change.
+    """
+    view = state if state is not None else replica.game.view(with_legal=False)
+    shared = public if public is not None else public_view(replica, language, view)
+    currency = view["currency"]
+    companies = {c["id"]: c for c in view["companies"]}
+    shares = []
+    player = view["players"][seat] if seat is not None else {"shares": {}}
+    for company, count in sorted(player["shares"].items(), key=lambda item: item[0]):
+        if count <= 0:
+            continue
+        market = companies.get(company, {})
+        price = market.get("price", market.get("sell"))
+        shares.append({
+            "company": company, "count": count, "line": render("phones.share_line", {"count": count, "company": company}, language),
+            "value": "" if price is None else render("phones.share_value", {"amount": price * count, "currency": currency}, language),
+        })
+    turn = shared["turn"]
+    mine = turn["seat"] == seat and not turn["finished"]
+    choices = []
+    if trading and mine and seat is not None:
+        for index, d in phone_choices(replica, seat, language):
+            choices.append({"index": index, "label": d.label, "group": d.group.value, "usual": d.usual,
+                            "options": [o.label for o in d.options]})
+    return {
+        **shared,
+        "seat": seat,
+        "me": None if seat is None else {
+            "name": player["name"], "cash": money(player["cash"], currency, language),
+            "credit": money(player["credit"], currency, language), "fortune": money(player["fortune"], currency, language),
+            "shares": shares, "out": player["status"] != "playing"},
+        "turn": {"seat": turn["seat"], "mine": mine, "text": turn["mine_text"] if mine else turn["text"]},
+        "players": [{**p, "me": n == seat} for n, p in enumerate(shared["players"])],
+        "trading": trading,
+        "choices": choices,
+    }
+
+
+def watcher_view(replica: Replica, language: str) -> dict[str, Any]:
+    """What a phone that only watches shows.
+
+    >>> view = watcher_view(Replica({"ruleset": "tozsde", "players": ["Anna", "Béla"]}), "de")
+    >>> view["me"], view["choices"], view["turn"]["text"]
+    (None, [], 'Anna ist am Zug')
+    """
+    return seat_view(replica, None, language, trading=False)
+
+
+def seats(replica: Replica) -> list[str]:
+    """The players' names by seat, for the page where a phone picks its seat."""
+    return [p["name"] for p in replica.game.view(with_legal=False)["players"]]

@@ -1,0 +1,75 @@
+"""Issue 16 in a real browser: Debian's Chromium, headless, at 390 × 844. A phone joins by the QR
+code's link, watches a roll arrive, trades on its turn and is refused out of turn."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from pathlib import Path
+
+import pytest
+import segno
+
+from phones import link
+from tests.phones.browser import Browser, chromium
+from tests.phones.support import Played, line_to_trade
+
+
+def browser_or_skip() -> None:
+    if chromium() is None:
+        message = "chromium is not installed (Debian: apt-get install chromium; ./run test installs it)"
+        if os.environ.get("CI"):
+            pytest.fail(message)
+        pytest.skip(message)
+
+
+def test_a_phone_joins_watches_a_roll_trades_and_is_refused_out_of_turn(tmp_path: Path) -> None:
+    browser_or_skip()
+    line = line_to_trade()
+    *before, roll = line
+    assert roll["type"] == "roll"
+    seat = roll["player"]
+
+    async def scenario() -> None:
+        async with Played(tmp_path) as played, Browser("de") as phone:
+            for action in before:
+                assert played.table.submit(action).accepted
+            url = played.bridge.link("127.0.0.1")
+            assert link.matrix(url) == [[bool(m) for m in row] for row in segno.make_qr(url, error="m").matrix]
+            await phone.open(url)
+            names = await phone.until("[...document.querySelectorAll('#seat-list button')].map(b => b.textContent)")
+            assert names[:3] == ["Anna", "Béla", "Csaba"]
+            await phone.js(f"document.querySelector('#seat-list button[data-seat=\"{seat}\"]').click()")
+            await phone.until("!document.getElementById('game').hidden")
+            assert await phone.js("document.getElementById('l-cash').textContent") == "Bargeld"
+            # the die rolls at the table: the phone shows it, and that it is now this player's turn
+            assert played.table.submit({"type": "roll", "value": roll["value"]}, "die").accepted
+            said = await phone.until("document.getElementById('said').textContent.includes('würfelt') && "
+                                     "document.getElementById('said').textContent")
+            assert f"würfelt {roll['value']}" in said
+            await phone.until("document.getElementById('turn').classList.contains('mine')")
+            # trade on its turn: the first sale offered, one share
+            length = played.table.length
+            await phone.until("document.querySelector('#choices button.act')")
+            label = await phone.js("document.querySelector('#choices .choice .label').textContent")
+            await phone.js("document.querySelector('#choices .choice button.act').click()")
+            status = await phone.until("document.getElementById('status').className === 'good' && "
+                                       "document.getElementById('status').textContent")
+            assert status.startswith("Erledigt: ") and label in status
+            assert played.table.length == length + 1
+            assert played.table.history()[-1].source == f"phone-{seat}"
+            # a tap that lands just after the turn passed at the table: refused in one sentence
+            await phone.until("document.querySelector('#choices button.act')")
+            await phone.js("window.stale = document.querySelector('#choices button.act')")
+            end = next(c.base() for c in played.table.legal_actions() if c.type == "end_turn")
+            assert played.table.submit(end, "screen").accepted
+            await phone.until("!document.getElementById('turn').classList.contains('mine')")
+            assert await phone.js("document.querySelectorAll('#choices button.act').length") == 0
+            after = played.table.length
+            await phone.js("window.stale.click()")
+            refused = await phone.until("document.getElementById('status').className === 'bad' && "
+                                        "document.getElementById('status').textContent")
+            assert refused == "Sie sind nicht am Zug."
+            assert played.table.length == after
+
+    asyncio.run(scenario())

@@ -1,0 +1,235 @@
+"""Issue 16, with the real web process: every change reaches every phone in order within 200 ms of
+the commit (p95), a dropped connection catches up without a reload, a trade goes through the
+table's queue, and a crash or a hang of the web process never stops or slows the table."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import random
+import signal
+import statistics
+import time
+from pathlib import Path
+from typing import Any
+
+from companion.bots import choose
+from tests.phones.support import Played, line_to_trade
+
+PUSH_P95_MS = 200.0
+
+
+def run(scenario: Any) -> Any:
+    return asyncio.run(scenario)
+
+
+def p95(values: list[float]) -> float:
+    return statistics.quantiles(values, n=20, method="inclusive")[-1] if len(values) > 1 else values[0]
+
+
+async def play(played: Played, count: int, rng: random.Random, pause: float = 0.0) -> None:
+    """``count`` bot actions submitted on the table's (this loop's) thread."""
+    for _ in range(count):
+        if played.table.state.finished:
+            return
+        assert played.table.submit(choose(played.table.game, rng), "script").accepted
+        await asyncio.sleep(pause)
+
+
+SIX = {"ruleset": "tozsde", "players": ["Anna", "Béla", "Csaba", "Dóra", "Emil", "Fanni"]}
+
+
+def test_every_phone_gets_every_change_in_order_within_200_ms(tmp_path: Path) -> None:
+    """Twelve phones: one on each of six seats, six more only watching."""
+
+    async def scenario() -> list[float]:
+        async with Played(tmp_path, setup=SIX) as played:
+            phones = [await played.phone(seat, ("en", "hu", "de")[seat % 3]) for seat in range(6)]
+            phones += [await _watcher(played, ("en", "hu", "de")[n % 3]) for n in range(6)]
+            start = phones[0].seq
+            rng = random.Random(5)
+            readers = [asyncio.create_task(_read_until(phone, start + 150)) for phone in phones]
+            await play(played, 150, rng, pause=0.01)
+            await asyncio.gather(*readers)
+            commits = played.commits[-150:]
+            latencies = []
+            for phone in phones[:1] + phones[1:]:
+                changes = [(when, body) for when, body in phone.got if body["t"] == "change" and body["seq"] > start]
+                assert [body["seq"] for _, body in changes] == list(range(start + 1, start + 151))
+                latencies += [(when - committed) * 1000 for (when, _), committed in zip(changes, commits)]
+            assert phones[1].view is not None and phones[1].view["labels"]["cash"] == "Készpénz"
+            assert phones[7].view is not None and phones[7].view["me"] is None
+            return latencies
+
+    latencies = run(scenario())
+    assert p95(latencies) < PUSH_P95_MS, f"push latency p95 {p95(latencies):.1f} ms"
+
+
+def _current(played: Played) -> int:
+    seat = played.table.state.current
+    assert seat is not None
+    return seat
+
+
+async def _watcher(played: Played, language: str) -> Any:
+    phone = await played.phone(None, language)
+    await phone.send({"t": "hello", "lang": language})
+    await phone.next("seats")
+    await phone.send({"t": "join", "seat": None})
+    await phone.next("change")
+    return phone
+
+
+async def _read_until(phone: Any, seq: int) -> None:
+    while phone.seq < seq:
+        await phone.next("change", timeout=10)
+
+
+def test_a_dropped_connection_catches_up_without_a_reload(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        async with Played(tmp_path) as played:
+            phone = await played.phone(1)
+            token, seen = phone.token, phone.seq
+            await phone.ws.close()
+            rng = random.Random(9)
+            await play(played, 12, rng)
+            await asyncio.sleep(0.2)
+            again = await played.phone()
+            await again.send({"t": "hello", "lang": "de", "token": token, "since": seen})
+            joined = await again.next("joined")
+            assert joined["token"] == token  # the same seat, no new join
+            await _read_until(again, seen + 12)
+            steps = [body["seq"] for body in again.changes()]
+            assert steps == list(range(seen + 1, seen + 13))
+            assert again.view is not None and again.view["seq"] == seen + 12
+
+    run(scenario())
+
+
+def test_a_trade_from_a_phone_goes_through_the_tables_queue(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        async with Played(tmp_path) as played:
+            for action in line_to_trade():
+                assert played.table.submit(action).accepted
+            seat = _current(played)
+            phone = await played.phone(seat)
+            while phone.view is None or phone.view["seq"] < played.table.length:
+                await phone.next("change")
+            sell = next(c for c in phone.view["choices"] if c["group"] == "trade")
+            length = played.table.length
+            reply = await phone.act(sell["index"], 0)
+            assert reply["ok"] is True and reply["text"].startswith("Done: ")
+            assert played.table.length == length + 1
+            entry = played.table.history()[-1]
+            assert entry.source == f"phone-{seat}" and entry.action is not None and entry.action["type"] == "sell"
+            other = await played.phone((seat + 1) % 3)
+            assert (await other.act(0))["text"] == "It is not your turn."
+            assert played.table.length == length + 1
+
+    run(scenario())
+
+
+def test_the_engine_refuses_what_is_not_legal_in_one_sentence(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        async with Played(tmp_path) as played:
+            for action in line_to_trade():
+                assert played.table.submit(action).accepted
+            seat = _current(played)
+            notes: list[dict[str, Any]] = []
+            played.bridge._note = notes.append  # type: ignore[method-assign,assignment]
+            played.bridge._heard({"t": "act", "id": 7, "seat": seat, "action": {"type": "sell", "player": seat, "company": "99", "count": 1}})
+            played.bridge._heard({"t": "act", "id": 8, "seat": (seat + 1) % 3, "action": {"type": "end_turn", "player": seat}})
+            for _ in range(200):
+                if len(notes) == 2:
+                    break
+                await asyncio.sleep(0.01)
+            refusals = {note["id"]: note for note in notes}
+            assert refusals[8]["said"]["key"] == "phones.refused.not_offered"
+            assert refusals[7]["accepted"] is False and refusals[7]["said"]["key"] not in ("", "phones.refused.lost")
+            assert played.table.length == len(line_to_trade())
+
+    run(scenario())
+
+
+def test_a_hung_web_process_never_slows_the_table(tmp_path: Path) -> None:
+    async def scenario() -> tuple[list[float], int]:
+        async with Played(tmp_path, trading=True) as played:
+            phone = await played.phone(0)
+            pid = played.bridge.pid
+            assert pid is not None
+            os.kill(pid, signal.SIGSTOP)
+            try:
+                rng, times = random.Random(11), []
+                for _ in range(1000):
+                    if played.table.state.finished:
+                        break
+                    action = choose(played.table.game, rng)
+                    started = time.perf_counter()
+                    assert played.table.submit(action, "script").accepted
+                    times.append((time.perf_counter() - started) * 1000)
+            finally:
+                os.kill(pid, signal.SIGCONT)
+            await _read_until(phone, played.table.length)  # the latest line, in as few changes as the pipe took
+            assert phone.view is not None and phone.view["seq"] >= played.table.length
+            return times, played.table.length
+
+    times, length = run(scenario())
+    assert length > 200
+    assert p95(times) < 16.7, f"a commit took {p95(times):.1f} ms at p95 while the web process hung"
+
+
+def test_a_crashed_web_process_is_started_again_and_the_table_goes_on(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        async with Played(tmp_path) as played:
+            await played.phone(0)
+            pid = played.bridge.pid
+            assert pid is not None
+            os.kill(pid, signal.SIGKILL)
+            rng = random.Random(2)
+            started = time.perf_counter()
+            await play(played, 30, rng)
+            assert time.perf_counter() - started < 2.0
+            for _ in range(400):
+                if played.bridge.restarts and played.bridge.listening.is_set():
+                    break
+                await asyncio.sleep(0.025)
+            assert played.bridge.restarts == 1 and played.bridge.pid != pid
+            phone = await played.phone(1)  # the tokens died with the process: the phone joins again
+            assert phone.view is not None
+            assert phone.view["me"]["cash"] == f"{played.table.state.players[1].cash:,} Rubin"
+
+    run(scenario())
+
+
+def test_a_port_taken_is_said_and_the_table_goes_on(tmp_path: Path) -> None:
+    import socket
+    import threading
+
+    from companion.table import Table
+    from phones.bridge import Bridge, News
+
+    taken = socket.socket()
+    taken.bind(("127.0.0.1", 0))
+    taken.listen()
+    heard: list[News] = []
+    came = threading.Event()
+    bridge = Bridge(host="127.0.0.1", port=taken.getsockname()[1])
+
+    def hear(news: News) -> None:
+        heard.append(news)
+        came.set()
+
+    bridge.on_news = hear
+    table = Table.new({"ruleset": "tozsde", "players": ["Anna", "Béla"]}, tmp_path / "games.db")
+    try:
+        bridge.attach(table)
+        assert came.wait(30)
+        assert heard[0].seat == -1 and heard[0].said.key == "phones.settings.failed"
+        assert "127.0.0.1" in heard[0].said.text("en") and not bridge.listening.is_set()
+        assert table.submit({"type": "roll", "value": 2}).accepted
+    finally:
+        started = time.perf_counter()
+        bridge.stop()
+        assert time.perf_counter() - started < 5
+        table.close()
+        taken.close()
