@@ -326,6 +326,8 @@ class MarketOrBoard(ButtonBehavior, BoxLayout):
     """
 
     board_shown = BooleanProperty(False)
+    both = BooleanProperty(False)
+    """The market and the board at once, one above the other, no tabs (a large window: ``theme.WIDE``)."""
     tap_id = StringProperty("")
 
     def __init__(self, **kwargs: Any) -> None:
@@ -334,17 +336,26 @@ class MarketOrBoard(ButtonBehavior, BoxLayout):
         self.market: Widget | None = None
 
     def on_release(self) -> None:
-        self.board_shown = not self.board_shown
+        if not self.both:
+            self.board_shown = not self.board_shown
 
     def on_board_shown(self, *_: Any) -> None:
+        self._arrange()
+
+    def on_both(self, *_: Any) -> None:
+        self._arrange()
+
+    def _arrange(self) -> None:
+        """The market, the board or both below the tabs, as :attr:`both` and :attr:`board_shown` say."""
         if self.market is None:  # the market column given in table.kv: the child besides the tabs
             self.market = next(c for c in self.children if c is not self.ids.tabs and c is not self.board)
-        old, new = (self.market, self.board) if self.board_shown else (self.board, self.market)
-        if old is not None and old.parent is self:
-            self.remove_widget(old)
-        if new is not None and new.parent is None:
-            self.add_widget(new)
-        if self.board.shown is not None and self.board_shown:
+        wanted = [self.market, self.board] if self.both else [self.board if self.board_shown else self.market]
+        for widget in (self.market, self.board):
+            if widget.parent is self:
+                self.remove_widget(widget)
+        for widget in wanted:
+            self.add_widget(widget, index=0)  # below what is there: the market above the board
+        if self.board.shown is not None and self.board in wanted:
             self.board.shown.redraw()
 
     def show(self, view: dict[str, Any], colours: list[str]) -> None:
