@@ -290,9 +290,10 @@ class BoardView(BoxLayout):
             return
         self._key_made_for = made_for
         self.key.clear_widgets()
-        self.key.width = app().unit * 6.2
+        self.key.width = app().unit * 7.5
         for entry in entries:
-            self.key.add_widget(KeyRow(text=entry.name, mark=entry.mark, ring=entry.ring, colour=list(entry.fill)))
+            name = entry.name.replace("-", "-\n")  # a long compound breaks at its hyphen, not mid-word
+            self.key.add_widget(KeyRow(text=name, mark=entry.mark, ring=entry.ring, colour=list(entry.fill)))
         if entries and self.key.parent is None:
             self.add_widget(self.key)
         elif not entries and self.key.parent is not None:
