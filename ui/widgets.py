@@ -60,15 +60,13 @@ class BigButton(Button):
             if longest and extents(longest)[0] > width:  # a word is never broken: below the least size first
                 self.font_size *= 0.9
                 continue
-            if self.font_size * 0.9 < least:
-                break
             lines = self.text.split("\n")
             if all(extents(line)[0] <= width for line in lines) and len(lines) * extents(longest)[1] <= room:
                 break  # drawn as it is, its lines are this high
             self.texture_update()
-            if self.texture_size[1] <= room:
+            if self.texture_size[1] <= room or self.font_size <= least:
                 break
-            self.font_size *= 0.9
+            self.font_size = max(self.font_size * 0.9, least)
 
 
 class Rows(Layout):

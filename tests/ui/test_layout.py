@@ -116,10 +116,13 @@ def too_small(app: Any) -> list[str]:
     from kivy.uix.label import Label
 
     from ui import theme
+    from ui.board import Drawn
 
     least = app.unit * theme.LEAST - 0.5
     found = []
     for widget in (w for root in Window.children for w in root.walk(restrict=True)):
+        if isinstance(widget, Drawn) and shown(widget) and widget.least_drawn < least:  # the board's own texts
+            found.append(f"the board drawn at {widget.least_drawn} px")
         if isinstance(widget, Label) and widget.text.strip() and shown(widget):
             sizes = [widget.font_size] + (markup_sizes(widget.text) if widget.markup else [])
             if min(sizes) < least:

@@ -34,7 +34,7 @@ from companion.actions import Choice
 from companion.describe import Described, Dialog, Group
 from hardware.buttons import Confirm, Target
 from ui import board as _board  # noqa: F401  (registers MarketOrBoard for table.kv)
-from ui import banker, panels, theme
+from ui import banker, measure, panels, theme
 from ui.screens.choice_dialogs import FORMS, ChoiceView, FieldsDialog
 from ui.widgets import BigButton, RowButton, app
 
@@ -78,8 +78,8 @@ def fit_players(count: int, height: float, unit: float, spacing: float, width: f
 GRID = 3
 """Trading choices of one kind (buy, sell) this many or more, one a company: a grid of small buttons."""
 
-GRID_SHARE = 0.158
-"""A grid button's part of the row: six a row on the 7-inch display."""
+GRID_SHARE = 0.195
+"""A grid button's part of the row: five a row on the 7-inch display, each two lines of the least size."""
 
 NARROW = 40
 """The action row's width in units on the 7-inch display; a wider row takes more buttons of the same size."""
@@ -229,7 +229,17 @@ class TableScreen(Screen):
         widest = max((len(f"{a.number(p['cash'])} · {a.number(p['fortune'])}") for p in players), default=1)
         columns, font, money = fit_players(len(players), grid.height, a.unit, grid.spacing[1], grid.width, widest)
         self.player_columns = columns
-        after_name = "  " if columns == 1 else "\n"
+        after_name = "  "
+        if columns == 2:  # three lines a row: the name beside cash and fortune where they fit, else above them
+            room = grid.width / 2 - a.unit * 1.0
+            plain, bold = measure.extents_for(font), measure.extents_for(font, True)
+            lines = 2 if all(bold(p["name"] + "  ")[0] + plain(f"{a.number(p['cash'])} · {a.number(p['fortune'])}")[0]
+                             <= room for p in players) else 3
+            after_name = "  " if lines == 2 else "\n"
+            if any(plain(text.holdings(p["shares"], lang))[0] > room for p in players):
+                lines += 1  # a long line of shares takes two
+            rows_high = (grid.height - 2 * grid.spacing[1]) / 3 - a.unit * ROW_PAD
+            font = money = min(font, rows_high / (lines * theme.LINE))
         rows = reuse(grid, self._player_rows, len(players), PlayerRow)
         for row, p in zip(rows, players):
             shares = text.holdings(p["shares"], lang)
@@ -336,7 +346,10 @@ class TableScreen(Screen):
                         theme.BUTTON, share=GRID_SHARE)
             elif d.param is not None and d.options:
                 first = d.options[0]
-                add(tap_name(d), f"{d.label}\n{first.label}", partial(self.choose, d, first.value), colour, share=0.37,
+                # the label on one line above its amount, at the least size at most: two lines fit a button
+                label = measure.extents_for(unit * theme.LEAST)(theme.printable(d.label))[0] + unit * 0.6 + 4
+                add(tap_name(d), f"{d.label}\n{first.label}", partial(self.choose, d, first.value), colour,
+                    share=min(max(0.37, label / max(self.width - unit, 1.0) / narrow), 1.0),
                     stands=(d.choice, first.value))
                 if len(d.options) > 1:
                     add(tap_name(d) + ":more", a.t(a.lang, "ui.table.more"), partial(self.open_options, d),
