@@ -220,7 +220,7 @@ def test_a_second_writer_is_shown_at_once(app: Any) -> None:
     frames()
     t = table(app)
     assert t.length == other.length and t.state.players[0].shares == {"Bau": 1}
-    assert "Bau×1" in find("player:0").text
+    assert "1× Bau" in find("player:0").text  # the one share notation (companion.text.holdings)
     assert "elsewhere" in app.said
     other.close()
 

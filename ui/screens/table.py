@@ -58,18 +58,20 @@ def fit_players(count: int, height: float, unit: float, spacing: float, width: f
 
     A row is the name with cash and fortune on one line, larger (up to :data:`ui.theme.MONEY` units),
     and the shares under them; in two columns (six players) the name stands on a line of its own.
-    The text is never below :data:`ui.theme.LEAST` units; cash and fortune (``money_chars`` characters,
-    as wide as digits) as large as the row's height and width let them be:
+    The text is :data:`ROW_FONT` units where it fits, at least :data:`ui.theme.LEAST` (into the rows'
+    padding), less only where a long sentence below makes the rows give way; cash and fortune
+    (``money_chars`` characters, as wide as digits) as large as the row's height and width let them be:
 
     >>> [(c, round(f), round(m)) for c, f, m in (fit_players(n, 300, 20, 3, 390) for n in (2, 4, 6))]
     [(1, 17, 30), (1, 17, 30), (2, 17, 21)]
     """
-    least, largest = unit * theme.LEAST, unit * theme.ROW_FONT if hasattr(theme, "ROW_FONT") else unit * ROW_FONT
+    least, largest = unit * theme.LEAST, unit * ROW_FONT
     columns = 1 if count <= 4 else 2
     rows = max((count + columns - 1) // columns, 1)
     row = (height - (rows - 1) * spacing) / rows - unit * ROW_PAD
     lines = 1 if columns == 1 else 2  # the lines at the text's size: shares (and the name in two columns)
-    font = max(least, min(largest, row / ((lines + 1) * theme.LINE)))
+    fits = row / ((lines + 1) * theme.LINE)
+    font = max(least, min(largest, fits)) if fits >= least * 0.9 else fits  # less where the rows give way
     across = (width / columns - unit * 0.9) / (money_chars * DIGIT + (4 if columns == 1 else 0))
     money = max(font, min(unit * theme.MONEY, row / theme.LINE - lines * font, across))
     return columns, font, money
