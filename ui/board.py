@@ -90,6 +90,8 @@ class Drawn(Widget):
         self._view: dict[str, Any] = {}
         self._colours: list[str] = []
         self._textures: dict[tuple[str, int, bool], Any] = {}
+        self.least_drawn = 1_000_000
+        """The smallest font size (px) of a text drawn since the last redraw (a layout test reads it)."""
         self.bind(pos=self._redraw, size=self._redraw)
 
     def show(self, view: dict[str, Any], colours: list[str]) -> None:
@@ -100,6 +102,7 @@ class Drawn(Widget):
 
     def _redraw(self, *_: Any) -> None:
         self.canvas.clear()
+        self.least_drawn = 1_000_000
         model = self.model
         if model is None or not self._view or self.width < 10 or self.height < 10:
             self.cells, self.figures = {}, []
@@ -204,14 +207,24 @@ class Drawn(Widget):
                     Color(*OUTLINE)
                     Line(rectangle=(left + gap, bottom + gap, w - 4 * gap, h - 4 * gap), width=max(1.5, gap * 0.8))
             self._draw_figures()
-            font = min(h * 0.24, w * 0.3)
+            # never below the least size: a two-line mark's first line (a company) across the top, the number
+            # at the bottom left and the mark's last line (an amount, a kind's word) at the right; a tile high
+            # enough for three lines has the number on a line of its own at its top
+            font = max(app().unit * theme.LEAST, min(h * 0.25, w / 5.5))  # "37 −150" across a tile
+            three = h - 2 * gap >= 3.3 * font * theme.LINE
             for cell in self.cells.values():
-                top = cell.y + h / 2 - gap
-                self._put_number(self._places[cell.id].number, cell.x - w / 2 + 2 * gap, top, font * 0.7, w)
+                top, bottom = cell.y + h / 2 - gap, cell.y - h / 2 + gap
+                left, right = cell.x - w / 2 + 2 * gap, cell.x + w / 2 - 2 * gap
                 lines = cell.mark.split("\n")
-                for i, line in enumerate(lines):
-                    y = cell.y - h * 0.02 - (i - (len(lines) - 1) / 2) * font
-                    self._put(line, cell.x, y, font, w - 3 * gap)
+                number = self._label(self._places[cell.id].number, font, (right - left) / 2, bold=False)
+                Color(1, 1, 1, 1)
+                Rectangle(texture=number, pos=(left, top - number.height if three else bottom), size=number.size)
+                if len(lines) > 1:
+                    middle = cell.y if three else top - font * theme.LINE / 2
+                    self._put(lines[0], cell.x, middle, font, right - left, bold=False)
+                mark = self._label(lines[-1], font, right - left - (0 if three else number.width + gap))
+                Color(1, 1, 1, 1)
+                Rectangle(texture=mark, pos=(right - mark.width, bottom), size=mark.size)
 
     def _put_number(self, number: str, left: float, top: float, size: float, fit: float) -> None:
         """A place's small number, its top left corner at ``left, top``."""
@@ -223,7 +236,8 @@ class Drawn(Widget):
 
     def _label(self, text: str, size: float, fit: float, bold: bool = True) -> Any:
         """A texture of ``text`` at ``size`` px, smaller if it would be wider than ``fit`` px; outlined to read on any fill."""
-        px = max(6, int(size))
+        least = int(app().unit * theme.LEAST)  # never below 3 mm: a text wider than its room goes past it
+        px = max(least, int(size))
         while True:
             key = (text, px, bold)
             texture = self._textures.get(key)
@@ -232,12 +246,13 @@ class Drawn(Widget):
                                   outline_color=OUTLINE[:3])
                 label.refresh()
                 texture = self._textures[key] = label.texture
-            if texture.width <= fit or px <= 8:
+            if texture.width <= fit or px <= least:
+                self.least_drawn = min(self.least_drawn, px)
                 return texture
-            px = max(8, int(px * fit / texture.width))
+            px = max(least, int(px * fit / texture.width))
 
-    def _put(self, text: str, x: float, y: float, size: float, fit: float) -> None:
-        texture = self._label(text, size, fit)
+    def _put(self, text: str, x: float, y: float, size: float, fit: float, bold: bool = True) -> None:
+        texture = self._label(text, size, fit, bold)
         Color(1, 1, 1, 1)
         Rectangle(texture=texture, pos=(x - texture.width / 2, y - texture.height / 2), size=texture.size)
 
@@ -290,7 +305,7 @@ class BoardView(BoxLayout):
             return
         self._key_made_for = made_for
         self.key.clear_widgets()
-        self.key.width = app().unit * 6.2
+        self.key.width = app().unit * 10.5  # "Osztalék-fizetőhely" on one line
         for entry in entries:
             self.key.add_widget(KeyRow(text=entry.name, mark=entry.mark, ring=entry.ring, colour=list(entry.fill)))
         if entries and self.key.parent is None:
@@ -326,6 +341,8 @@ class MarketOrBoard(ButtonBehavior, BoxLayout):
     """
 
     board_shown = BooleanProperty(False)
+    both = BooleanProperty(False)
+    """The market and the board at once, one above the other, no tabs (a large window: ``theme.WIDE``)."""
     tap_id = StringProperty("")
 
     def __init__(self, **kwargs: Any) -> None:
@@ -334,17 +351,26 @@ class MarketOrBoard(ButtonBehavior, BoxLayout):
         self.market: Widget | None = None
 
     def on_release(self) -> None:
-        self.board_shown = not self.board_shown
+        if not self.both:
+            self.board_shown = not self.board_shown
 
     def on_board_shown(self, *_: Any) -> None:
+        self._arrange()
+
+    def on_both(self, *_: Any) -> None:
+        self._arrange()
+
+    def _arrange(self) -> None:
+        """The market, the board or both below the tabs, as :attr:`both` and :attr:`board_shown` say."""
         if self.market is None:  # the market column given in table.kv: the child besides the tabs
             self.market = next(c for c in self.children if c is not self.ids.tabs and c is not self.board)
-        old, new = (self.market, self.board) if self.board_shown else (self.board, self.market)
-        if old is not None and old.parent is self:
-            self.remove_widget(old)
-        if new is not None and new.parent is None:
-            self.add_widget(new)
-        if self.board.shown is not None and self.board_shown:
+        wanted = [self.market, self.board] if self.both else [self.board if self.board_shown else self.market]
+        for widget in (self.market, self.board):
+            if widget.parent is self:
+                self.remove_widget(widget)
+        for widget in wanted:
+            self.add_widget(widget, index=0)  # below what is there: the market above the board
+        if self.board.shown is not None and self.board in wanted:
             self.board.shown.redraw()
 
     def show(self, view: dict[str, Any], colours: list[str]) -> None:

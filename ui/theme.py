@@ -1,12 +1,18 @@
 """Sizes and colours of the app, tuned for the 7-inch 800×480 touchscreen and right on larger screens.
 
 Everything scales with the window's height through one *unit* (the body
-text size): 20 px at 480 px high, 45 px at 1080, never below 18 dp. A touch
+text size): 20 px at 480 px high, never below 18 dp; above 480 px it grows
+by one px per :data:`GROWTH` px of height (30 px at 1080), so a larger
+display shows more at once rather than the same layout larger. A touch
 target is at least 2.6 units high, about 52 px on the 7-inch display
 (≥ 9 mm there), and the turn banner's text is 2 units, readable from 2 m.
+No text is smaller than :data:`LEAST` (16 px, 3.1 mm on the 7-inch display),
+cash and fortune are :data:`MONEY` where they fit (docs/screen.md).
 
 >>> unit_for(480, 1.0), unit_for(1080, 1.0), unit_for(300, 1.0)
-(20.0, 45.0, 18.0)
+(20.0, 30.0, 18.0)
+>>> round(LEAST * unit_for(480, 1.0) / PX_PER_MM, 1)
+3.1
 """
 
 from __future__ import annotations
@@ -14,7 +20,23 @@ from __future__ import annotations
 RGBA = tuple[float, float, float, float]
 
 LINES_PER_SCREEN = 24
-"""The body text is 1/24 of the window's height."""
+"""The body text is 1/24 of the window's height up to 480 px high."""
+
+GROWTH = 60
+"""Above 480 px of height the unit grows by one px per this many px: 1920×1080 shows 36 lines, not 24."""
+
+PX_PER_MM = 800 / 154.2
+"""The official 7-inch Raspberry Pi display: 800 px across 154.2 mm of active area, 5.19 px a mm."""
+
+LEAST = 0.8
+"""The least font size drawn anywhere, in units: 16 px on the 7-inch display, 3.1 mm from the top of an
+"É" to the bottom of a "g" (Kivy's font size is that height; a digit is about 0.7 of it, 2.2 mm)."""
+
+MONEY = 2 * LEAST
+"""Cash and fortune in the players' rows, in units, where the rows have the room (32 px, 6.2 mm)."""
+
+WIDE = 52
+"""A window at least this many units wide (1920×1080: 64) shows the market and the board at once."""
 
 TARGET = 2.6
 """A button's height in units."""
@@ -97,7 +119,8 @@ def text_on(colour: RGBA) -> RGBA:
 
 def unit_for(height: float, density: float) -> float:
     """The body text size for a window ``height`` px high on a screen of ``density`` (px per dp)."""
-    return max(18.0 * density, height / LINES_PER_SCREEN)
+    small = min(height, 480.0) / LINES_PER_SCREEN + max(height - 480.0, 0.0) / GROWTH
+    return max(18.0 * density, small)
 
 
 def seat_colours(setup: dict[str, object], count: int) -> list[RGBA]:

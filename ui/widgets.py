@@ -47,24 +47,26 @@ class BigButton(Button):
         self._fit()
 
     def fit(self, *_: Any) -> None:
-        """The largest size up to ``base_font`` at which the text fits: no word broken, no line outside.
+        """The largest size up to ``base_font`` at which the text fits: no word broken, no line outside; not
+        below ``theme.LEAST`` units (3 mm) unless a word is wider than the button at that size.
         Measured, not drawn, where each of its lines fits the width unwrapped (most buttons)."""
         self.font_size = self.base_font
         longest = max(self.text.split(), key=len, default="")
         width = (self.text_size[0] or self.width) - 2
         room = self.height - 4 - 2 * self.room
+        least = min(self.base_font, App.get_running_app().unit * theme.LEAST)  # not below 3 mm (ui.theme)
         while self.font_size > self.base_font * 0.6:
             extents = measure.extents_for(self.font_size, self.bold)
-            if longest and extents(longest)[0] > width:
+            if longest and extents(longest)[0] > width:  # a word is never broken: below the least size first
                 self.font_size *= 0.9
                 continue
             lines = self.text.split("\n")
             if all(extents(line)[0] <= width for line in lines) and len(lines) * extents(longest)[1] <= room:
                 break  # drawn as it is, its lines are this high
             self.texture_update()
-            if self.texture_size[1] <= room:
+            if self.texture_size[1] <= room or self.font_size <= least:
                 break
-            self.font_size *= 0.9
+            self.font_size = max(self.font_size * 0.9, least)
 
 
 class Rows(Layout):

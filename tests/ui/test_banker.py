@@ -212,6 +212,20 @@ def test_the_end_of_the_game_shows_the_ranking_and_the_charts(app: Any) -> None:
     assert [s.name for s in chart.series] == table.series().companies
 
 
+def test_the_end_says_why_a_credit_still_open_counts_twice(app: Any) -> None:
+    """B13: a credit open at the end is paid back and charged once more; the end screen says so, with the
+    player's own figures, in the screen's language, or the fortune looks wrong."""
+    open_game(app, "boerse", seed=3, players=4)
+    table = app.session.table
+    in_credit = [c for c in table.view(with_legal=False).game["final_count"] if c["credit"]]
+    assert table.state.finished and in_credit
+    app.lang = "de"
+    show(app, "end")
+    shown = app.manager.get_screen("end").counted
+    for count in in_credit:
+        assert count["explained"]["de"] in shown and str(count["credit"]) in shown.replace(".", "")
+
+
 def test_a_game_that_ends_by_a_tap_brings_the_end_screen(
     app: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -38,6 +38,9 @@ class EndScreen(LiveScreen):
     reason = StringProperty("")
     has_prices = BooleanProperty(False)
     showing = StringProperty("fortunes")
+    counted = StringProperty("")
+    """How the game counted each fortune that needs saying (``final_count[seat]["explained"]`` of the view,
+    e.g. a credit still open that counts twice), one sentence a player; empty for none."""
 
     def show(self, which: str) -> None:
         self.showing = which
@@ -50,7 +53,7 @@ class EndScreen(LiveScreen):
         rows.clear_widgets()
         chart = self.ids.chart
         if table is None:
-            self.title, self.reason = a.t(a.lang, "ui.no_game_open"), ""
+            self.title, self.reason, self.counted = a.t(a.lang, "ui.no_game_open"), "", ""
             chart.series = []
             return
         view = table.view(with_legal=False).game
@@ -61,6 +64,9 @@ class EndScreen(LiveScreen):
         ranking = view.get("ranking") or [[p["seat"]] for p in sorted(
             view["players"], key=lambda p: (p["status"] == "out", -p["fortune"]))]
         players = {p["seat"]: p for p in view["players"]}
+        counts = view.get("final_count") if state.finished else None
+        self.counted = "\n".join(theme.printable(c["explained"].get(a.lang) or c["explained"]["en"])
+                                 for c in counts or [] if c.get("explained"))
         for place, seats in enumerate(ranking, 1):
             for seat in seats:
                 p = players[seat]

@@ -30,11 +30,12 @@ from kivy.uix.label import Label
 from kivy.uix.screenmanager import Screen
 from kivy.uix.widget import Widget
 
+from companion import text
 from companion.actions import Choice
 from companion.describe import Described, Dialog, Group
 from hardware.buttons import Confirm, Target
 from ui import board as _board  # noqa: F401  (registers MarketOrBoard for table.kv)
-from ui import banker, panels, theme
+from ui import banker, measure, panels, theme
 from ui.screens.choice_dialogs import FORMS, ChoiceView, FieldsDialog
 from ui.widgets import BigButton, RowButton, app
 
@@ -42,33 +43,67 @@ ORDER = {group: rank for rank, group in enumerate(Group)}
 """The order of the action buttons after the usual one: the groups' own order."""
 
 ROW_FONT = 0.85
-"""The players' rows' text size in units, where it fits."""
+"""The players' rows' text size in units, where it fits; never below :data:`ui.theme.LEAST`."""
 
 ROW_PAD = 0.2
 """Room above and below a player's text, in units."""
 
+DIGIT = 0.56
+"""A digit's width as a part of its font size (Roboto), to size cash and fortune to their row's width."""
 
-def fit_players(count: int, height: float, unit: float, spacing: float) -> tuple[int, float]:
-    """The columns and the font size (px) for ``count`` players' rows in ``height`` px.
 
-    One column of two-line rows (name, cash and fortune; shares) while their text
-    is at least 9/10 of its usual size; else two columns of three-line rows
-    (name; cash and fortune; shares) if that lets the text be larger. Either way
-    the text fits its row, up to its usual size. Six players on the 7-inch
-    display take two columns:
+def fit_players(count: int, height: float, unit: float, spacing: float, width: float = 1e9,
+                money_chars: int = 15) -> tuple[int, float, float]:
+    """The columns, the font size and the size of cash and fortune (px) for ``count`` players' rows in
+    ``height`` × ``width`` px.
 
-    >>> [(columns, round(font, 1)) for columns, font in (fit_players(n, 188, 20, 3) for n in (2, 4, 6))]
-    [(1, 17.0), (1, 16.7), (2, 15.5)]
+    A row is the name with cash and fortune on one line, larger (up to :data:`ui.theme.MONEY` units),
+    and the shares under them; in two columns (six players) the name stands on a line of its own.
+    The text is :data:`ROW_FONT` units where it fits, at least :data:`ui.theme.LEAST` (into the rows'
+    padding), less only where a long sentence below makes the rows give way; cash and fortune
+    (``money_chars`` characters, as wide as digits) as large as the row's height and width let them be:
+
+    >>> [(c, round(f), round(m)) for c, f, m in (fit_players(n, 300, 20, 3, 390) for n in (2, 4, 6))]
+    [(1, 17, 30), (1, 17, 30), (2, 17, 21)]
     """
-    def font(rows: int, lines: int) -> float:
-        row = (height - (rows - 1) * spacing) / rows
-        return min(unit * ROW_FONT, max(row - unit * ROW_PAD, 0) / (lines * theme.LINE))
+    least, largest = unit * theme.LEAST, unit * ROW_FONT
+    columns = 1 if count <= 4 else 2
+    rows = max((count + columns - 1) // columns, 1)
+    row = (height - (rows - 1) * spacing) / rows - unit * ROW_PAD
+    lines = 1 if columns == 1 else 2  # the lines at the text's size: shares (and the name in two columns)
+    fits = row / ((lines + 1) * theme.LINE)
+    font = max(least, min(largest, fits)) if fits >= least * 0.9 else fits  # less where the rows give way
+    across = (width / columns - unit * 0.9) / (money_chars * DIGIT + (4 if columns == 1 else 0))
+    money = max(font, min(unit * theme.MONEY, row / theme.LINE - lines * font, across))
+    return columns, font, money
 
-    one = font(max(count, 1), 2)
-    if count < 2 or one >= unit * ROW_FONT * 0.9:
-        return 1, one
-    two = font((count + 1) // 2, 3)
-    return (2, two) if two > one else (1, one)
+
+GRID = 3
+"""Trading choices of one kind (buy, sell) this many or more, one a company: a grid of small buttons."""
+
+GRID_SHARE = 0.195
+"""A grid button's part of the row: five a row on the 7-inch display, each two lines of the least size."""
+
+NARROW = 40
+"""The action row's width in units on the 7-inch display; a wider row takes more buttons of the same size."""
+
+
+def gridded(described: list[Described]) -> dict[str, int]:
+    """The kinds of trading choice that stand as a grid (:data:`GRID` or more such choices, one a company),
+    with their rank in it: the fewer first (sells before buys), so both stand in the rows in view.
+
+    >>> from types import SimpleNamespace as N
+    >>> buy = [N(group=Group.TRADE, choice=N(type="buy"), options=[1], dialog=None) for _ in range(6)]
+    >>> gridded(buy + [N(group=Group.TRADE, choice=N(type="sell"), options=[1], dialog=None)]), gridded(buy[:2])
+    ({'sell': 0, 'buy': 1}, {})
+    """
+    counts: dict[str, int] = {}
+    for d in described:
+        if d.group == Group.TRADE and d.options and d.dialog is None:
+            counts[d.choice.type] = counts.get(d.choice.type, 0) + 1
+    if sum(counts.values()) < GRID:
+        return {}
+    return {kind: rank for rank, kind in enumerate(sorted(counts, key=lambda k: counts[k]))}
 
 
 def tap_name(d: Described, value: Any = None) -> str:
@@ -217,23 +252,40 @@ class TableScreen(Screen):
         return turn_roll(recent, player)
 
     def _draw_players(self, view: dict[str, Any], colours: list[str]) -> None:
+        """One row a player, in order of play from the starting player (``view["order"]``): the name, cash and
+        fortune large, the shares in the one share notation (:func:`companion.text.holdings`), any credit."""
         a = app()
         lang = a.lang
         current = view["turn"]["player"]
         self._players_shown = view, colours
-        self.players_key = f"{a.t(lang, 'ui.table.cash')} · {a.t(lang, 'ui.table.fortune')} · {a.t(lang, 'ui.table.shares')}"
+        currency = a.money(0).replace(a.number(0), "", 1).strip()
+        fortune = a.t(lang, "ui.table.fortune") + (f" ({currency})" if currency else "")
+        self.players_key = f"{a.t(lang, 'ui.table.cash')} · {fortune} · {a.t(lang, 'ui.table.shares')}"
         grid = self.ids.player_rows
-        columns, font = fit_players(len(view["players"]), grid.height, a.unit, grid.spacing[1])
+        by_seat = {p["seat"]: p for p in view["players"]}
+        seats = [s for s in view.get("order") or [] if s in by_seat]
+        players = [by_seat[s] for s in seats] + [p for p in view["players"] if p["seat"] not in seats]
+        widest = max((len(f"{a.number(p['cash'])} · {a.number(p['fortune'])}") for p in players), default=1)
+        columns, font, money = fit_players(len(players), grid.height, a.unit, grid.spacing[1], grid.width, widest)
         self.player_columns = columns
-        # two columns: half the width, so the name on a line of its own and the amounts without the
-        # currency, which the game's other amounts show
-        amount, after_name = (a.money, "  ") if columns == 1 else (a.number, "\n")
-        rows = reuse(grid, self._player_rows, len(view["players"]), PlayerRow)
-        for row, p in zip(rows, view["players"]):
-            shares = " ".join(f"{c}×{n}" for c, n in p["shares"].items() if n) or "—"
+        after_name = "  "
+        if columns == 2:  # three lines a row: the name beside cash and fortune where they fit, else above them
+            room = grid.width / 2 - a.unit * 1.0
+            plain, bold = measure.extents_for(font), measure.extents_for(font, True)
+            lines = 2 if all(bold(p["name"] + "  ")[0] + plain(f"{a.number(p['cash'])} · {a.number(p['fortune'])}")[0]
+                             <= room for p in players) else 3
+            after_name = "  " if lines == 2 else "\n"
+            if any(plain(text.holdings(p["shares"], lang))[0] > room for p in players):
+                lines += 1  # a long line of shares takes two
+            rows_high = (grid.height - 2 * grid.spacing[1]) / 3 - a.unit * ROW_PAD
+            font = money = min(font, rows_high / (lines * theme.LINE))
+        rows = reuse(grid, self._player_rows, len(players), PlayerRow)
+        for row, p in zip(rows, players):
+            shares = text.holdings(p["shares"], lang)
             out = f" ({a.t(lang, 'ui.table.out')})" if p["status"] == "out" else ""
-            credit = f" · {a.t(lang, 'ui.table.credit')} {amount(p['credit'])}" if p["credit"] else ""
-            row.text = f"[b]{p['name']}[/b]{out}{after_name}{amount(p['cash'])} · {amount(p['fortune'])}{credit}\n{shares}"
+            credit = f"{a.t(lang, 'ui.table.credit')} {a.number(p['credit'])} · " if p["credit"] else ""
+            amounts = f"[size={round(money)}]{a.number(p['cash'])} · {a.number(p['fortune'])}[/size]"
+            row.text = f"[b]{p['name']}[/b]{out}{after_name}{amounts}\n{credit}{shares}"
             row.font_size = font
             row.colour = list(theme.figure(colours[p["seat"]] if p["seat"] < len(colours) else None))
             row.current = p["seat"] == current
@@ -292,16 +344,21 @@ class TableScreen(Screen):
 
     def _draw_actions(self, table: Any, described: list[Described]) -> None:
         a = app()
-        described = sorted(described, key=lambda d: (not d.usual, ORDER.get(d.group, 9)))
+        grid = gridded(described)
+        described = sorted(described, key=lambda d: (not d.usual, ORDER.get(d.group, 9), grid.get(d.choice.type, -1)))
         unit = a.unit
         height = unit * theme.TARGET
         wanted: list[dict[str, Any]] = []
 
+        narrow = min(1.0, unit * NARROW / max(self.width, 1.0))  # a wider window: more buttons a row
+
         def add(tap_id: str, text: str, run: Callable[[], Any], colour: Any = theme.BUTTON, width: float | None = None,
                 share: float = 0.325, stands: tuple[Choice, Any] | None = None) -> None:
+            font = 1.05 if share < 0.35 else 0.85
             wanted.append({"tap_id": tap_id, "text": theme.printable(text), "colour": list(colour), "run": run,
-                           "size_hint": (None if width else share, None), "height": height,
-                           "base_font": unit * (1.05 if share < 0.35 else 0.85), "width": width, "stands_for": stands})
+                           "size_hint": (None if width else share * narrow, None), "height": height,
+                           "base_font": unit * (theme.LEAST if share < GRID_SHARE * 1.1 else font), "width": width,
+                           "stands_for": stands})
 
         if table.state.finished:  # the ranking and the chart, again after a look at the table
             add("table:end", a.t(a.lang, "ui.end.show"), lambda: setattr(a.manager, "current", "end"), theme.GOOD)
@@ -315,14 +372,24 @@ class TableScreen(Screen):
                 wide = any(len(o.label) > 3 for o in d.options)
                 for option in d.options:
                     add(tap_name(d, option.value), option.label, partial(self.choose, d, option.value),
-                        theme.PRIMARY if d.group == Group.DICE else colour, None if wide else height * 1.1,
+                        theme.PRIMARY if d.group == Group.DICE else colour, None if wide else height,
                         stands=(d.choice, option.value))
                 if d.choice.type == "roll":
                     add("act:app_die", a.t(a.lang, "ui.table.roll_app"), a.session.virtual_roll, theme.PRIMARY,
-                        height * 2.6, stands=(d.choice, Confirm.ROLL))
+                        height * 2.2, stands=(d.choice, Confirm.ROLL))
+            elif d.param is not None and d.options and d.choice.type in grid:  # one tap, the choice's own label
+                first = d.options[0]
+                add(tap_name(d), d.label, partial(self.choose, d, first.value), colour, share=GRID_SHARE,
+                    stands=(d.choice, first.value))
+                if len(d.options) > 1:
+                    add(tap_name(d) + ":more", a.t(a.lang, "ui.table.more"), partial(self.open_options, d),
+                        theme.BUTTON, share=GRID_SHARE)
             elif d.param is not None and d.options:
                 first = d.options[0]
-                add(tap_name(d), f"{d.label}\n{first.label}", partial(self.choose, d, first.value), colour, share=0.37,
+                # the label on one line above its amount, at the least size at most: two lines fit a button
+                label = measure.extents_for(unit * theme.LEAST)(theme.printable(d.label))[0] + unit * 0.6 + 4
+                add(tap_name(d), f"{d.label}\n{first.label}", partial(self.choose, d, first.value), colour,
+                    share=min(max(0.37, label / max(self.width - unit, 1.0) / narrow), 1.0),
                     stands=(d.choice, first.value))
                 if len(d.options) > 1:
                     add(tap_name(d) + ":more", a.t(a.lang, "ui.table.more"), partial(self.open_options, d),

@@ -28,8 +28,9 @@ SPACE_COLOURS: dict[str, RGBA] = {
 }
 """The fill of a Die Börse space by kind (B16)."""
 
-TRACK_COLUMNS = 8
-"""Die Börse's track is drawn in rows of eight spaces, read like text (0–7, 8–15, …)."""
+TRACK_COLUMNS = 10
+"""Die Börse's track is drawn in rows of ten spaces, read like text (0–9, 10–19, …): four rows of wide
+tiles, so a space's company and amount stand at the screen's least text size."""
 
 
 def grid_place(index: int, columns: int) -> tuple[int, int]:
@@ -50,7 +51,7 @@ def _mark(app: Any, space: dict[str, Any]) -> str:
 
 
 def board(app: Any, view: dict[str, Any]) -> Board:
-    """Die Börse's track (B16): every space in rows of eight with its number, its kind's colour, amount
+    """Die Börse's track (B16): every space in rows of ten with its number, its kind's colour, amount
     or company; the stones stand in a band along a space's bottom, under its text."""
     places = tuple(Place(index, *grid_place(index, TRACK_COLUMNS), kind=space["kind"],
                          fill=SPACE_COLOURS.get(space["kind"], SPACE_COLOURS["domain"]), mark=_mark(app, space),

@@ -8,6 +8,8 @@ Its scenes also carry the GPIO buttons of the table screen.
 
 from __future__ import annotations
 
+from typing import Any
+
 from companion.showcase import Play, Played, Scene
 
 PLAYERS = ("Anna", "Bernd", "Clara", "Dieter")
@@ -19,11 +21,21 @@ SETUP = {"ruleset": "boerse", "players": ["Anna", "Bernd", "Clara"], "colours": 
 TABLE = Play(SETUP, seed=5, actions=45)
 
 
+def _trading(table: Any) -> bool:
+    """A turn's start with shares to sell: the die's faces, buying and selling at once (B4)."""
+    types = {c.type for c in table.legal_actions()}
+    return "roll" in types and "sell" in types
+
+
+TRADE = Play(SETUP, seed=5, until=_trading)
+
+
 SCENES = (
     Scene("new-boerse", "new", None, ("new",)),
     Scene("new-boerse-options", "new", None, ("new", "scroll:0")),  # scrolled down to the house options
     Scene("table-boerse", "table", TABLE, ("screen:table",)),
     # GPIO buttons on gpiozero's mock pins, "next" pressed once: the ring on the choice after the usual one
+    Scene("table-boerse-trade", "table", TRADE, ("screen:table",)),  # buy, sell and the die in view
     Scene("table-boerse-buttons", "table", TABLE, ("screen:table", "buttons")),
     Scene("board-boerse", "board", TABLE, ("screen:table", "board")),
     Scene("end-boerse", "end", Played("boerse", seed=3, players=4, correction_at=40), ("screen:end", "end:prices")),
