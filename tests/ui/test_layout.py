@@ -179,6 +179,13 @@ def test_a_large_display_shows_the_market_the_board_and_every_action_at_once(app
         panel = screen.ids.panel
         if not (panel.market.parent == panel and panel.board.parent == panel and panel.board.shown.drawn.cells):
             seen.append(f"{name}: the market and the board are not both shown")
+        else:  # drawn for the game as it stands, not left from an earlier view
+            drawn = panel.board.shown.drawn
+            view = app.session.table.view(with_legal=False).game
+            placed = {p["seat"]: p["position"] for p in view["players"]
+                      if p["position"] is not None and p["status"] != "out"}
+            if {f.seat: f.place for f in drawn.figures} != placed or not drawn.canvas.children:
+                seen.append(f"{name}: the board beside the market is not drawn for the game as it stands")
         actions, scroller = screen.ids.actions, screen.ids.scroller
         if actions.rows_height > scroller.height + 1:
             seen.append(f"{name}: the actions need {actions.rows_height:.0f} px, {scroller.height:.0f} px shown")

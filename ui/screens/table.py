@@ -189,7 +189,7 @@ class TableScreen(Screen):
         self._made: dict[str, ChoiceButton] = {}  # every action button made, by its tap id
         self._shown_actions: tuple[str, ...] = ()
         app().bind(selection=lambda *_: self.show_selection())
-        self.ids.panel.bind(board_shown=self._board_toggled)
+        self.ids.panel.bind(board_shown=self._board_toggled, both=self._board_in_view)
 
     def on_pre_enter(self, *_: Any) -> None:
         self.ids.panel.board_shown = app().settings.board  # the market or the board, as it was left
@@ -198,12 +198,16 @@ class TableScreen(Screen):
     def _board_toggled(self, panel: Any, shown: bool) -> None:
         """The market or the board was chosen: kept in the settings, so a restart shows it again.
         The board is drawn when it comes into view (a redraw leaves it while the market is shown)."""
-        if shown and self._board_view is not None:
-            panel.show(*self._board_view)
+        self._board_in_view(panel)
         a = app()
         if a.settings.board != shown:
             a.settings.board = shown
             a.save_settings()
+
+    def _board_in_view(self, panel: Any, *_: Any) -> None:
+        """Draw the board where it has come into view: its tab chosen, or a large display's room for both."""
+        if (panel.board_shown or panel.both) and self._board_view is not None:
+            panel.show(*self._board_view)
 
     # -- drawing -------------------------------------------------------------------
     def refresh(self) -> None:
@@ -235,8 +239,9 @@ class TableScreen(Screen):
         self._draw_players(view, colours)
         self._draw_market(view)
         self._board_view = view, colours
-        if self.ids.panel.board_shown:  # the board view (ui/board.py), drawn only while it is shown
-            self.ids.panel.show(view, colours)
+        panel = self.ids.panel
+        if panel.board_shown or panel.both:  # the board view (ui/board.py), drawn only while it is in view
+            panel.show(view, colours)
         described = table.describe(a.lang) if table.writable else []
         self._draw_said(view, described)
         self._draw_actions(table, described)
