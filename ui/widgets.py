@@ -214,15 +214,18 @@ class Pad(ModalView):
 
     def on_keys(self, *_: Any) -> None:
         app = App.get_running_app()
-        grid = self.ids.keygrid
+        grid, words = self.ids.keygrid, self.ids.wordkeys
         grid.clear_widgets()
+        words.clear_widgets()
         grid.cols = int(self.columns)
         self.buttons: dict[str, BigButton] = {}
         for key in self.keys:
             label = app.t(app.lang, KEY_TEXTS[key]) if key in KEY_TEXTS else key
             button = BigButton(text=label, tap_id=f"pad:{KEY_NAMES.get(key, key)}", size_hint_min_y=app.unit * 2)
             button.bind(on_release=lambda _b, k=key: self.press(k))
-            grid.add_widget(button)
+            # a letter pad's keys said by a word (shift, space, delete) stand beside Cancel and OK, wide
+            # enough for the word at the least size; a digit pad's keys are wide enough as they are
+            (words if key in KEY_TEXTS and self.columns > 3 else grid).add_widget(button)
             self.buttons[key] = button
 
     def on_presets(self, *_: Any) -> None:

@@ -99,11 +99,6 @@ def test_no_text_spills_out_of_its_place_on_any_screen(app: Any, language: str, 
     assert not seen, "\n".join(seen[:20])
 
 
-PAD_SCENES = {"names", "settings-die-path"}
-"""Scenes whose letter pad's delete key is too narrow for "Löschen" at the least size (drawn smaller rather
-than broken): the keyboard's own layout, still to be widened."""
-
-
 def markup_sizes(text: str) -> list[int]:
     """The sizes a label's markup sets (``[size=32]``)."""
     return [int(n) for n in re.findall(r"\[size=(\d+)\]", text)]
@@ -160,8 +155,7 @@ def test_no_text_is_smaller_than_3_mm_or_broken_mid_word_on_the_7_inch_display(a
     seen = []
     for name, bring in scenes().items():
         stage(app, bring, language, (800, 480), tmp_path / f"{name}.db")
-        seen += [f"{name}: {problem}" for problem in too_small(app) + broken_mid_word(app)
-                 if not (name in PAD_SCENES and "'Löschen'" in problem)]
+        seen += [f"{name}: {problem}" for problem in too_small(app) + broken_mid_word(app)]
     assert not seen, "\n".join(seen[:30])
 
 
