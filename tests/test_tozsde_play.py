@@ -119,3 +119,25 @@ def test_public_view_parts():
     assert {c["type"] for c in view["legal_actions"]} == {"roll", "set_order"}
     game.apply({"type": "set_order", "order": [1, 0]})
     assert game.view()["draw"] == {"drawn": [], "left": 12}
+
+
+NUMBERED_FIELD = {"en": re.compile(r"\bfield \d"), "de": re.compile(r"\bFeld \d"), "hu": re.compile(r"\d+\. mező")}
+
+
+def test_issue_15_no_text_names_a_field_number_the_board_does_not_draw():
+    """§3: the board's fields are company sites, resorts, casinos, Change, Premium and Tax — none is numbered, so
+    a text names a field by what it shows (issue 15); the event data keep the field's id for JSON readers."""
+    seen: set[str] = set()
+
+    def check(game: Game, action: dict, events: list) -> None:
+        for event in events:
+            if event.key.startswith(("tozsde.placed", "tozsde.moved_", "tozsde.stayed_")):
+                seen.add(event.key)
+                assert event.params["field"] in game.rules.layout.fields
+            for language, numbered in NUMBERED_FIELD.items():
+                text = render(event.key, event.params, language)
+                assert not numbered.search(text), (language, text)
+
+    for seed in range(3):
+        play(seed, 3, check=check)
+    assert {"tozsde.placed", "tozsde.moved_company", "tozsde.stayed_company"} <= seen

@@ -76,7 +76,7 @@ def test_section7_note_edge_roll_stays_and_the_field_acts_again():
     assert game.state.players[0].position == premium
     assert keys(events) == ["tozsde.stayed_premium", "tozsde.premium_paid"]
     assert game.state.players[0].cash == 2000 + 1000
-    assert texts(events)[0].startswith(f"Anna rolled {value}: no field lies that way, so the figure stays on field {premium}")
+    assert texts(events)[0].startswith(f"Anna rolled {value}: no field lies that way, so the figure stays on the Premium field, which acts again.")
 
 
 # -- §7.1 / T7: company sites, rent, buying ------------------------------------------

@@ -383,7 +383,7 @@ def test_what_just_happened_has_room_for_three_lines_and_the_rows_keep_their_siz
     say("one\ntwo\nthree")
     assert tuple(row.size) == before and said.font_size == usual and said.texture_size[1] <= said.height
     room = said.height
-    long = "Anna rolled 4 and moved to field 17, a site of company 12. " * 5  # four lines at the usual size
+    long = "Anna rolled 4 and moved to a site of company 12. " * 6  # four lines at the usual size
     say(long)
     assert said.font_size < usual and said.height == room and tuple(row.size) == before
     say("one\ntwo\nthree\nfour\nfive\nsix")
