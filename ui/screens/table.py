@@ -275,7 +275,7 @@ class TableScreen(Screen):
         self.player_columns = columns
         after_name = "  "
         if columns == 2:  # three lines a row: the name beside cash and fortune where they fit, else above them
-            room = grid.width / 2 - a.unit * 1.0
+            room = grid.width / 2 - a.unit * 1.5  # the row's text room (PlayerRow) with a margin for wrapping
             plain, bold = measure.extents_for(font), measure.extents_for(font, True)
             lines = 2 if all(bold(p["name"] + "  ")[0] + plain(f"{a.number(p['cash'])} · {a.number(p['fortune'])}")[0]
                              <= room for p in players) else 3
