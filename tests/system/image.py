@@ -190,7 +190,7 @@ class Builder:
         shutil.rmtree(self.root)
 
     def prepare(self) -> None:
-        """What Raspberry Pi Imager and the first boot would have done: a host name, a user, the mounts."""
+        """What Raspberry Pi Imager and the first boot would have done: a host name, a user, the network, the mounts."""
         self.mount("proc", "/proc", "-t", "proc")
         self.mount("sysfs", "/sys", "-t", "sysfs")
         self.mount("/dev", "/dev", "--bind")
@@ -199,6 +199,11 @@ class Builder:
         (self.root / "etc/hostname").write_text("table\n")
         (self.root / "etc/hosts").write_text("127.0.0.1 localhost\n127.0.1.1 table\n")
         (self.root / "etc/fstab").write_text("/dev/vda / ext4 defaults,errors=remount-ro 0 1\n")
+        # the local network, as Raspberry Pi OS joins it: an address by DHCP on the wired card (QEMU's user network);
+        # the router named, as a table's Wi-Fi would offer it (QEMU's network, cut off from the world, offers none)
+        (self.root / "etc/systemd/network").mkdir(parents=True, exist_ok=True)
+        (self.root / "etc/systemd/network/20-wired.network").write_text(
+            "[Match]\nType=ether\n\n[Network]\nDHCP=ipv4\nGateway=10.0.2.2\nLinkLocalAddressing=no\nIPv6AcceptRA=no\n")
         shutil.copy("/etc/resolv.conf", self.root / "etc/resolv.conf")
         (self.root / "etc/apt/sources.list").write_text(
             f"deb {MIRROR} {SUITE} main\ndeb {MIRROR} {SUITE}-updates main\n"
@@ -207,7 +212,7 @@ class Builder:
         # the host's own certificate authorities (a network that inspects TLS), for apt, git and pip; taken out at the end
         for ca in HOST_CAS.glob("*.crt"):
             shutil.copy(ca, self.root / "usr/local/share/ca-certificates" / f"systest-{ca.name}")
-        self.chroot("update-ca-certificates >/dev/null")
+        self.chroot("update-ca-certificates >/dev/null && systemctl enable systemd-networkd")
         self.chroot(f"useradd --create-home --shell /bin/bash --groups sudo {USER} && passwd -d root"
                     f" && echo '{USER} ALL=(ALL) NOPASSWD: ALL' > /etc/sudoers.d/010_{USER}-nopasswd"
                     " && chmod 0440 /etc/sudoers.d/*")

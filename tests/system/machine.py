@@ -6,6 +6,10 @@
   standing for an SSH login.
 - The die: QEMU's ``usb-serial`` device (an FTDI adapter; the guest's ftdi_sio makes it
   /dev/ttyUSB0) wired to a host pty; the test writes the protocol's lines into it.
+- The local network: a virtio-net card on QEMU's user-mode network (the guest is 10.0.2.15 and
+  sees the host as 10.0.2.2, a private range, as a phone on the table's Wi-Fi would be), cut off
+  from everything else (``restrict=on``); the phones' port is forwarded to a free port of the
+  host's loopback, where the test plays the phone.
 """
 
 from __future__ import annotations
@@ -30,6 +34,8 @@ from typing import Any
 from tests.system.image import Image
 
 MEMORY_MB = 2048
+PHONES_PORT = 8080
+"""The port the phones' web process listens on in the guest (``ui.phones.PORT``)."""
 
 
 class MachineError(RuntimeError):
@@ -172,8 +178,16 @@ def _die_with_parent() -> None:
     ctypes.CDLL(None).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
 
 
-def qemu_command(image: Image, overlay: Path, folder: Path) -> list[str]:
-    """The QEMU command line: the disk, the virtio-gpu display, the USB die and tablet, the channels."""
+def free_port() -> int:
+    """A TCP port of the host's loopback that nothing listens on now."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+    return port
+
+
+def qemu_command(image: Image, overlay: Path, folder: Path, phones_port: int) -> list[str]:
+    """The QEMU command line: the disk, the virtio-gpu display, the USB die and tablet, the network, the channels."""
     append = "root=/dev/vda rw console=ttyS0 consoleblank=0 vt.global_cursor_default=0"
     if image.arch == "arm64":
         machine = ["qemu-system-aarch64", "-machine", "virt", "-cpu", "cortex-a72"]  # the Pi 4's core
@@ -191,6 +205,8 @@ def qemu_command(image: Image, overlay: Path, folder: Path) -> list[str]:
         "-device", "usb-kbd,bus=xhci.0,id=keyboard",
         "-chardev", "pty,id=die",
         "-device", "usb-serial,bus=xhci.0,chardev=die,id=die0",
+        "-netdev", f"user,id=lan,restrict=on,hostfwd=tcp:127.0.0.1:{phones_port}-:{PHONES_PORT}",
+        "-device", "virtio-net-pci,netdev=lan",
         "-chardev", f"socket,id=qga,path={folder / 'qga.sock'},server=on,wait=off",
         "-device", "virtio-serial-pci", "-device", "virtserialport,chardev=qga,name=org.qemu.guest_agent.0",
         "-qmp", f"unix:{folder / 'qmp.sock'},server=on,wait=off",
@@ -212,6 +228,8 @@ class Machine:
         self.shots = 0
         self.screen = (0, 0)
         """The display's size in pixels, as the last screendump had it (virtio-gpu's own mode: 1280×800)."""
+        self.phones_port = 0
+        """The host's loopback port forwarded to the guest's :data:`PHONES_PORT` (a new one at each power-on)."""
 
     def create_disk(self) -> None:
         subprocess.run(["qemu-img", "create", "-q", "-f", "qcow2", "-F", "raw", "-b", str(self.image.disk),
@@ -225,7 +243,8 @@ class Machine:
             (self.folder / name).unlink(missing_ok=True)
         log = (self.folder / "qemu.log").open("ab")
         self.started = time.monotonic()
-        self.process = subprocess.Popen(qemu_command(self.image, self.overlay, self.folder), stdout=log,
+        self.phones_port = free_port()
+        self.process = subprocess.Popen(qemu_command(self.image, self.overlay, self.folder, self.phones_port), stdout=log,
                                         stderr=subprocess.STDOUT, preexec_fn=_die_with_parent)
         poll("QEMU's monitor socket", lambda: (self.folder / "qmp.sock").exists() or self._died(), 30, 0.1)
         self.qmp = Qmp(self.folder / "qmp.sock")
@@ -379,6 +398,15 @@ def distinct_colours(path: Path) -> int:
     step = max(1, (width * height) // 20000)
     return len({pixels[i * 3:i * 3 + 3] for i in range(0, width * height, step)})
 
+
+
+def qr_codes(path: Path) -> list[str]:
+    """The texts of the QR codes a screendump shows, read as a phone's camera would (zxing-cpp)."""
+    import zxingcpp  # the test's own dependency, needed only here
+
+    width, height, pixels = png_pixels(path)
+    grey = memoryview(pixels[1::3]).cast("B", (height, width))  # the green channel: dark modules on light
+    return [code.text for code in zxingcpp.read_barcodes(grey) if code.format == zxingcpp.BarcodeFormat.QRCode]
 
 
 def region(path: Path, box: tuple[int, int, int, int]) -> bytes:

@@ -6,14 +6,18 @@ step saves the screen (``screens/NN-FAILED-<step>.png`` in the run's folder).
 
 from __future__ import annotations
 
+import asyncio
 import json
 import random
 import time
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
+
+import aiohttp
 
 from tests.system.image import PLAYERS
-from tests.system.machine import Appliance, distinct_colours, poll, region
+from tests.system.machine import PHONES_PORT, Appliance, MachineError, distinct_colours, poll, qr_codes, region
 
 BOOT_TIMEOUT = 600
 """Power-on to the kiosk's first frame under TCG on a busy 2-core host (measured: see docs/raspberry-pi.md)."""
@@ -250,3 +254,156 @@ def test_a_power_cut_keeps_every_acknowledged_action(appliance: Appliance) -> No
     assert after[:len(acknowledged)] == acknowledged
     print(f"systest: power cut: {len(acknowledged)} actions before the tap, {len(seen)} seen, {len(after)} after")
     companion(box, "check")  # fails the step if the journal or a game's hash chain is not sound
+
+
+SETTINGS = "/var/lib/companion/settings.json"
+PHONE_WAIT = 60.0
+"""Seconds a phone waits for an answer of the web process (a page, a seat, a pushed step) under TCG."""
+
+
+def set_phones(box: Appliance, on: bool) -> None:
+    """The banker's switch for phones, set in the settings file the app reads at its start (the app stopped)."""
+    python = (f"from pathlib import Path; from ui.settings import Settings; p = Path('{SETTINGS}');"
+              " s, why = Settings.load(p); assert why is None, why;"
+              f" s.phones = {on}; s.save(p)")
+    box.machine.agent.check(f"cd /opt/companion && runuser -u companion -- .venv/bin/python -c \"{python}\"")
+    assert json.loads(box.machine.agent.check(f"cat {SETTINGS}"))["phones"] is on, "the settings did not take the switch"
+
+
+def listening_in_guest(box: Appliance) -> bool:
+    """Whether anything in the guest listens on the phones' port (its kernel's own table of sockets)."""
+    out = box.machine.agent.check(
+        f"awk 'toupper($2) ~ /:{PHONES_PORT:04X}$/ && $4 == \"0A\"' /proc/net/tcp /proc/net/tcp6")
+    return bool(out.strip())
+
+
+async def http_answer(url: str) -> tuple[int, str, str] | None:
+    """Status, content type and body of a GET of ``url``; None if no HTTP answer came (nothing listens)."""
+    try:
+        async with aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=PHONE_WAIT)) as http:
+            async with http.get(url) as response:
+                return response.status, response.content_type, await response.text()
+    except (aiohttp.ClientError, asyncio.TimeoutError):
+        return None
+
+
+def phones_port_closed(box: Appliance, step: str, link: str = "") -> None:
+    """Nothing listens on the phones' port in the guest, and a phone gets no answer through the network."""
+    assert not listening_in_guest(box), f"{step}: something listens on :{PHONES_PORT} in the guest with phones off"
+    url = f"http://127.0.0.1:{box.machine.phones_port}" + (urlsplit(link).path if link else "/")
+    answer = asyncio.run(http_answer(url))
+    assert answer is None, f"{step}: {url} (the guest's :{PHONES_PORT}) answered with phones off: {answer}"
+
+
+def roll_is_next(box: Appliance) -> dict[str, Any]:
+    """With the app stopped: end turns (the CLI, on the journal) until the player to move is to roll; that turn."""
+    for _ in range(len(PLAYERS) + 1):
+        shown = state(box)
+        legal = {action["type"]: action for action in shown["legal_actions"]}
+        if "roll" in legal:
+            turn: dict[str, Any] = shown["turn"]
+            return turn
+        if "end_turn" in legal:
+            companion(box, "act '%s'" % json.dumps({"type": "end_turn", "player": legal["end_turn"]["player"]}))
+        else:  # the chance due now (a card), as the app deals it
+            companion(box, "deal")
+    raise AssertionError("no player came to roll")
+
+
+def link_on_screen(box: Appliance) -> str:
+    """The game's link, read off the QR code the table screen shows, as a phone's camera reads it."""
+    def read() -> str | None:
+        codes = [code for code in qr_codes(box.machine.screendump("phones-qr")) if "/g/" in code]
+        return codes[0] if codes else None
+    link: str = poll("the table screen to show the phones' QR code (read off a screendump)", read, 120, 3)
+    return link
+
+
+async def phone_sees_the_roll(page: str, socket: str, seat: int, roll: tuple[str, ...], said: str,
+                              box: Appliance) -> dict[str, Any]:
+    """The phone's way: the page, the WebSocket, a seat; then the die rolls and the phone waits for its sentence.
+
+    Returns the pushed step that said it."""
+    timeout = aiohttp.ClientTimeout(total=None, sock_connect=PHONE_WAIT)
+    async with aiohttp.ClientSession(timeout=timeout) as http:
+        async with http.get(page) as response:
+            body = await response.text()
+            assert response.status == 200 and response.content_type == "text/html", \
+                f"the phone page: {page} answered {response.status} {response.content_type}"
+            assert "<title>Table companion</title>" in body and f"{urlsplit(page).path}/phone.js" in body, \
+                f"the phone page: {page} is not the phones' page:\n{body[:500]}"
+
+        async with http.ws_connect(socket) as ws:
+            async def receive(kind: str, step: str) -> dict[str, Any]:
+                while True:
+                    try:
+                        message: dict[str, Any] = await ws.receive_json(timeout=PHONE_WAIT)
+                    except (asyncio.TimeoutError, TypeError, ValueError) as error:
+                        raise AssertionError(f"the phone's WebSocket, {step}: no {kind!r} message"
+                                             f" within {PHONE_WAIT:.0f} s ({error!r})") from error
+                    if message.get("t") == kind:
+                        return message
+                    assert message.get("t") not in ("gone", "reply"), f"the phone's WebSocket, {step}: {message}"
+
+            await ws.send_json({"t": "hello", "lang": "en"})
+            offered = await receive("seats", "after hello")
+            assert offered["names"] == PLAYERS, f"the phone is offered the seats {offered['names']}, not {PLAYERS}"
+            await ws.send_json({"t": "join", "seat": seat, "lang": "en"})
+            joined = await receive("joined", f"joining seat {seat}")
+            assert joined["seat"] == seat and joined["token"], joined
+            first = await receive("change", "the seat's first view")
+            assert first["view"], f"the phone got no view of its seat: {first}"
+            box.machine.die(*roll)
+            while True:
+                change = await receive("change", f"waiting for {said!r} after the die's {roll[-1]!r}")
+                if any(said in sentence for sentence in change["said"]):
+                    return change
+
+
+def test_a_phone_on_the_network_opens_the_qr_link_and_sees_a_roll(appliance: Appliance) -> None:
+    """Issue 16: with phones off nothing answers on the network; turned on by the banker, the QR code's link
+    opens the phone page from outside the machine (as the host, 10.0.2.2, a private address), joins a seat
+    and gets the die's roll pushed; turned off again, the port is closed."""
+    box = appliance
+    agent = box.machine.agent
+
+    def addressed() -> str | None:
+        for card in agent.request("guest-network-get-interfaces"):
+            for address in card.get("ip-addresses", []):
+                if address.get("ip-address-type") == "ipv4" and address["ip-address"].startswith("10.0.2."):
+                    return str(address["ip-address"])
+        return None
+    guest = poll("the guest's address on the network (DHCP by systemd-networkd)", addressed, 120, 2)
+    phones_port_closed(box, "phones off (the default)")
+
+    agent.check("systemctl stop companion", timeout=START_TIMEOUT)
+    turn = roll_is_next(box)
+    set_phones(box, True)
+    started = time.monotonic()
+    agent.check("systemctl start companion", timeout=START_TIMEOUT)
+    wait_for_kiosk(box, "the kiosk with phones on", START_TIMEOUT)
+    poll(f"the phones' web process to listen on :{PHONES_PORT} in the guest", lambda: listening_in_guest(box), 120, 2)
+    box.note("start with phones on to the web process listening", time.monotonic() - started)
+
+    link = link_on_screen(box)
+    print(f"systest: the QR code's link: {link}")
+    shown = urlsplit(link)
+    assert (shown.scheme, shown.hostname, shown.port) == ("http", guest, PHONES_PORT), \
+        f"the QR code's link {link} is not this machine's address on the network (http://{guest}:{PHONES_PORT})"
+    page = f"http://127.0.0.1:{box.machine.phones_port}{shown.path}"
+    count = len(actions(box))
+    started = time.monotonic()
+    change = asyncio.run(phone_sees_the_roll(page, page.replace("http:", "ws:") + "/ws", turn["player"],
+                                             ("HELLO DIE/1 systest", "ROLLING", "ROLL 4 9"),
+                                             f"{turn['name']} rolled 4", box))
+    box.note("the phone: page, seat and the roll pushed", time.monotonic() - started)
+    print(f"systest: the phone of {turn['name']} was told: {change['said']}")
+    assert len(actions(box)) > count and f"{turn['name']} rolled 4" in companion(box, "log"), \
+        "the phone was told of a roll the journal does not have"
+
+    agent.check("systemctl stop companion", timeout=START_TIMEOUT)
+    set_phones(box, False)
+    agent.check("systemctl start companion", timeout=START_TIMEOUT)
+    wait_for_kiosk(box, "the kiosk with phones off again", START_TIMEOUT)
+    screen_shows_something(box, "phones-off-again")
+    phones_port_closed(box, "phones off again", link)
