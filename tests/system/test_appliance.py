@@ -27,11 +27,11 @@ COMPANION = f"runuser -u companion -- /opt/companion/.venv/bin/companion --db {D
 
 # Where the table screen draws what the steps tap and read, on virtio-gpu's 1280×800 display with the seeded
 # game (Die Börse, three players, Anna to move): docs/screenshots/appliance-*.png.
-BUY_FIRST_COMPANY = (243, 746)
-"""The first action button: "Buy Stahl at 500 DM"."""
-END_THE_TURN = (215, 651)
+BUY_FIRST_COMPANY = (715, 687)
+"""The first buy among the actions, after the die's faces and the app's die: "Buy Stahl at 500 DM"."""
+END_THE_TURN = (170, 687)
 """The first action button once the player to move has rolled: "End the turn"."""
-DIE_LINE = (0, 565, 640, 600)
+DIE_LINE = (0, 618, 640, 648)
 """The line that says the die's state ("Die connected (ttyUSB0).")."""
 
 
