@@ -94,6 +94,7 @@ def frames_in_process(work: Path) -> list[tuple[str, str]]:
     game_id = demo.played_game(db, "tozsde", seed=2, players=4, stop_at=400)
     app = CompanionApp(db, settings_path=work / "settings.json")
     app._run_prepare()
+    app.pin_declined = True  # no PIN set, and the banker went on without one: Undo needs no pad
     mouse = MouseMotionEventProvider("mouse", "")  # as App.run starts it from the input config
     EventLoop.add_input_provider(mouse)
     mouse.start()
