@@ -6,8 +6,9 @@ into the one waiting to be written (:meth:`phones.wire.Change.then`) and wakes t
 if the pipe is full — the web process hung — the app goes on, and the web process later gets the
 latest line in one change. A reader thread hears the web process: a phone's request becomes
 ``Table.enqueue(action, "phone-<seat>")``, the queue the die and the buttons use, so the table's
-own thread checks it against the legal list and journals it; joins and leaves go to
-:attr:`Bridge.on_news` for the table screen. If the web process dies it is started again.
+own thread checks it against the legal list and journals it. A phone that asks to join a seat,
+joins and leaves go to :attr:`Bridge.on_news` for the table screen, which allows or refuses each
+ask (:meth:`Bridge.allow`, :meth:`Bridge.refuse`). If the web process dies it is started again.
 
 The bridge re-checks what it is handed (a dict action of the seat that asked, at most one
 request a seat at a time) but decides nothing the engine decides.
@@ -60,11 +61,13 @@ MOST_FROM_WEB = 64 * 1024
 
 @dataclass(frozen=True)
 class News:
-    """Something for the table screen: ``said`` (a phone joined or left) about ``seat``; seat -1: the
-    web process could not start (its port taken)."""
+    """Something for the table screen: ``said`` (a phone asks to join, joined or left) about ``seat``;
+    seat -1: the web process could not start (its port taken). ``ask`` names a phone's ask to join
+    (``phones.asks``) or one it no longer makes (``phones.withdrawn``): the table allows or refuses it."""
 
     seat: int
     said: Said
+    ask: str = ""
 
 
 class Bridge:
@@ -183,8 +186,16 @@ class Bridge:
         self._note({"t": "trading", "on": on})
 
     def drop(self, seat: int) -> None:
-        """Take a seat back from its phone (the banker's choice)."""
+        """Take a seat back from its phone (the banker's choice): its token is dead; a new join asks again."""
         self._note({"t": "drop", "seat": seat})
+
+    def allow(self, ask: str) -> None:
+        """Let the phone that asked (``News.ask``) join its seat: it gets the seat's new token."""
+        self._note({"t": "allow", "ask": ask})
+
+    def refuse(self, ask: str) -> None:
+        """Refuse a phone's ask to join: it is back at picking a seat, holding nothing."""
+        self._note({"t": "refuse", "ask": ask})
 
     def _note(self, message: dict[str, Any]) -> None:
         with self._lock:
@@ -237,6 +248,8 @@ class Bridge:
             if process is not None:
                 process.kill()
                 process.wait()
+            if self.on_news is not None:  # its asks and seats went with it
+                self.on_news(News(-1, Said("phones.restarted", {})))
             wait = RESTART_SECONDS if self.bound_port is not None else min(LONGEST_WAIT, RESTART_SECONDS * 2 ** self.restarts)
             with self._lock:
                 self._lock.wait_for(lambda: self._stopping, wait)
@@ -262,10 +275,13 @@ class Bridge:
         if kind == "listening" and strict.whole(message.get("port")):
             self.bound_port = message["port"]
             self.listening.set()
-        elif kind in ("joined", "left") and strict.whole(message.get("seat")):
-            news = News(message["seat"], Said(f"phones.{kind}", {"name": str(message.get("name", ""))}))
+        elif kind in ("joined", "left", "asks") and strict.whole(message.get("seat")):
+            news = News(message["seat"], Said(f"phones.{kind}", {"name": str(message.get("name", ""))}),
+                        str(message.get("ask", "")))
             if self.on_news is not None:
                 self.on_news(news)
+        elif kind == "withdrawn" and self.on_news is not None:
+            self.on_news(News(-1, Said("phones.withdrawn", {}), str(message.get("ask", ""))))
         elif kind == "failed" and self.on_news is not None:
             self.on_news(News(-1, Said("phones.settings.failed", {"error": str(message.get("error", ""))})))
         elif kind == "act":
@@ -277,13 +293,20 @@ class Bridge:
         table = self._table
         if not strict.whole(ident):
             return
-        if (table is None or not strict.whole(seat) or not isinstance(action, dict)
-                or action.get("player") != seat or action.get("type") in ("undo", "redo") or seat in self._busy):
+        if (table is None or not strict.whole(seat) or not isinstance(action, dict) or not self._for(table, seat, action)
+                or action.get("type") in ("undo", "redo") or seat in self._busy):
             self._note({"t": "reply", "id": ident, "accepted": False, "said": {"key": "phones.refused.not_offered"}})
             return
         self._busy.add(seat)
         future = table.enqueue(action, f"phone-{seat}")
         future.add_done_callback(lambda done: self._answered(ident, seat, done))
+
+    @staticmethod
+    def _for(table: Table, seat: int, action: Action) -> bool:
+        """Whether the action is the seat's own, or nobody's in that seat's turn (a card as drawn)."""
+        if "player" in action:
+            return bool(action["player"] == seat)
+        return table.state.current == seat
 
     def _answered(self, ident: int, seat: int, done: Future[Outcome]) -> None:
         self._busy.discard(seat)

@@ -2,8 +2,9 @@
 
 Every text is rendered from the catalogues (the engine's, the game's and ``phones/locale``), so the
 page holds no words of its own and prices nothing. A seat's choices are the engine's descriptions
-of that seat's legal trades, credit and turn choices (:func:`companion.describe.describe`), and only
-while trading from phones is on and it is that seat's turn.
+of that seat's legal choices (:func:`companion.describe.describe`): the die's face, trades, credit,
+wagers, cards, the setup's own steps, the turn's — each with its options or its dialog's fields —
+and only while trading from phones is on and it is that seat's turn.
 
 >>> from phones.wire import Change
 >>> replica = Replica({"ruleset": "tozsde", "players": ["Anna", "Béla"]})
@@ -12,21 +13,35 @@ while trading from phones is on and it is that seat's turn.
 ('Béla', '2\xa0000 Rubin', 'Anna következik')
 >>> view["choices"]  # Anna's roll-off first: nothing for Béla to choose
 []
+>>> [(c["label"], c["options"]) for c in seat_view(replica, 0, "en", trading=True)["choices"]]
+[('Anna: roll for the order of play', ['1', '2', '3', '4', '5', '6'])]
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from companion.describe import Described, Group, describe
+from companion.describe import Described, Dialog, Group, describe
 from companion.messages import money, register_package, render
 from phones.replica import Replica
 
 register_package("phones")
 
-PHONE_GROUPS = frozenset({Group.TRADE, Group.LOANS, Group.TURN})
-"""The kinds of choice a phone offers: trading, loans and the turn's own steps; a roll is the die's,
-the setup and the dialogs (a wager, a card) are the table's."""
+def offered(d: Described, seat: int) -> bool:
+    """Whether a phone offers ``d`` to ``seat`` on that seat's turn: a choice of that seat, or one of
+    nobody's in the turn (a card entered as drawn); never the banker's correction, nor a setup step
+    of nobody's (the order entered by hand), nor chance the table deals (:attr:`Dialog.DEAL`).
+
+    >>> from companion.actions import Choice
+    >>> offered(Described(Choice("end_turn", 1), "End", Group.TURN), 1), offered(Described(Choice("end_turn", 1), "End", Group.TURN), 0)
+    (True, False)
+    >>> offered(Described(Choice("card", None), "Card", Group.TURN), 0), offered(Described(Choice("set_order", None), "Order", Group.SETUP), 0)
+    (True, False)
+    """
+    if d.group == Group.CORRECTION or d.dialog == Dialog.DEAL:
+        return False
+    return d.choice.player == seat or (d.choice.player is None and d.group != Group.SETUP)
+
 
 HISTORY_SHOWN = 8
 """How many of the table's last sentences a phone shows."""
@@ -36,7 +51,7 @@ CHART_POINTS = 60
 
 PAGE_KEYS = (
     "title", "pick_seat", "watch", "cash", "credit", "fortune", "shares", "market", "history", "choices", "players",
-    "ranking", "chart", "waiting", "offline", "sending", "trading_off", "no_shares", "game_over",
+    "ranking", "chart", "waiting", "offline", "sending", "trading_off", "no_shares", "game_over", "ok", "order_hint",
 )
 """The page's own labels, sent with every view in the phone's language."""
 
@@ -54,8 +69,25 @@ def phone_choices(replica: Replica, seat: int, language: str) -> list[tuple[int,
     """The seat's choices a phone may offer now, each with its index in the engine's description."""
     if replica.game.state.finished or replica.game.view(with_legal=False)["turn"]["player"] != seat:
         return []
-    return [(index, d) for index, d in enumerate(describe(replica.game, language))
-            if d.choice.player == seat and d.group in PHONE_GROUPS and d.dialog is None]
+    return [(index, d) for index, d in enumerate(describe(replica.game, language)) if offered(d, seat)]
+
+
+def choice_json(index: int, d: Described) -> dict[str, Any]:
+    """A choice as the phone page draws it: its label, its options' labels, or its dialog's form and
+    fields (each field's options' labels; a wager's call field also its members, which the page
+    toggles). The page answers with indexes into these lists, never with values.
+
+    >>> from companion.game import Game
+    >>> roll = describe(Game({"ruleset": "tozsde", "players": ["A", "B"]}), "en")[0]
+    >>> sorted(choice_json(0, roll)), choice_json(0, roll)["options"][:2]
+    (['dialog', 'fields', 'group', 'index', 'label', 'options', 'usual'], ['1', '2'])
+    """
+    fields = [{"name": name, "labels": [o.label for o in options],
+               "members": [o.value for o in options] if d.dialog == Dialog.WAGER and all(isinstance(o.value, list) for o in options) else None}
+              for name, options in d.fields.items()]
+    return {"index": index, "label": d.label, "group": d.group.value, "usual": d.usual,
+            "options": [o.label for o in d.options], "dialog": None if d.dialog is None else d.dialog.value,
+            "fields": fields}
 
 
 def _sampled(series: list[int]) -> list[int]:
@@ -125,11 +157,9 @@ def seat_view(replica: Replica, seat: int | None, language: str, *, trading: boo
         })
     turn = shared["turn"]
     mine = turn["seat"] == seat and not turn["finished"]
-    choices = []
+    choices: list[dict[str, Any]] = []
     if trading and mine and seat is not None:
-        for index, d in phone_choices(replica, seat, language):
-            choices.append({"index": index, "label": d.label, "group": d.group.value, "usual": d.usual,
-                            "options": [o.label for o in d.options]})
+        choices = [choice_json(index, d) for index, d in phone_choices(replica, seat, language)]
     return {
         **shared,
         "seat": seat,

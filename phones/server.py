@@ -5,9 +5,13 @@ It reads :mod:`phones.wire` messages from the app on standard input, keeps a
 phone's language, and writes what phones ask for to standard output. It never touches the
 journal: a phone's request becomes an action the app hands to the table's queue.
 
+A phone that picks a seat only asks for it: the app's table screen shows "Anna's phone wants to
+join" and the seat's token is handed out when the table allows it (``{"t": "allow"}``); a refusal
+sends the phone back to picking a seat, and every new attempt asks again.
+
 Bounds (each refused with an answer, never queued): :data:`MOST_CONNECTIONS` connections at once,
 :data:`FIRST_REQUEST_SECONDS` for a new connection to ask for something, :data:`JOIN_SECONDS` for a
-WebSocket to join a seat, :data:`strict.MAX_BYTES <phones.strict.MAX_BYTES>` a message, a budget of
+WebSocket to join a seat (:data:`ASK_SECONDS` while it waits for the table), :data:`strict.MAX_BYTES <phones.strict.MAX_BYTES>` a message, a budget of
 requests a connection (:class:`phones.guard.Budget`), one request a seat at the table at a time.
 """
 
@@ -19,6 +23,7 @@ import contextlib
 import itertools
 import logging
 import os
+import secrets
 import sys
 from dataclasses import dataclass, field
 from importlib import resources
@@ -26,6 +31,7 @@ from typing import Any, Callable
 
 from aiohttp import WSMsgType, web
 
+from companion.describe import Described, Dialog
 from companion.messages import LANGUAGES, render
 from phones import strict
 from phones.guard import Budget, Seats, private, same
@@ -43,6 +49,9 @@ FIRST_REQUEST_SECONDS = 5.0
 
 JOIN_SECONDS = 30.0
 """A WebSocket that has not joined a seat after this long is closed."""
+
+ASK_SECONDS = 180.0
+"""How long a phone may wait for the table to allow its join (then it is closed, its ask withdrawn)."""
 
 REPLY_SECONDS = 5.0
 """A request the table has not answered after this long is answered "try again"."""
@@ -75,6 +84,8 @@ class Phone:
     watching: bool = False
     """Joined without a seat: the table's public view, nothing to act on."""
     token: str = ""
+    asking: str = ""
+    """The id of this phone's ask to join a seat, while the table has not answered it."""
     seen: int = 0
     budget: Budget = field(default_factory=Budget)
     outbox: asyncio.Queue[dict[str, Any] | None] = field(default_factory=asyncio.Queue)
@@ -111,6 +122,9 @@ class Hub:
         self.phones: set[Phone] = set()
         self.pending: dict[int, Pending] = {}
         """Requests at the table, by their id; at most one a seat."""
+        self.asks: dict[str, tuple[Phone, int]] = {}
+        """Phones asking the table to join a seat, by the ask's id (random: an id from before a restart
+        of this process never matches)."""
         self._ids = itertools.count(1)
         self._views: dict[tuple[int, int, str], dict[str, Any]] = {}
         self._shared: dict[tuple[int, str], dict[str, Any]] = {}
@@ -127,9 +141,9 @@ class Hub:
             self._views.clear()
             self._shared.clear()
             for phone in list(self.phones):  # another game: every phone picks its seat again
+                self.withdraw(phone)
                 phone.seat, phone.token, phone.watching, phone.seen = None, "", False, 0
-                phone.send({"t": "seats", "names": seats(self.replica), "labels": labels(phone.language),
-                            "text": render("phones.new_game", {}, phone.language)})
+                self.back_to_seats(phone, "phones.new_game")
         elif kind == "line" and self.replica is not None:
             try:
                 steps = self.replica.follow(Change(int(message["base"]), tuple(message["tail"])))
@@ -149,6 +163,15 @@ class Hub:
                 self.leave(phone, "phones.dropped")
             if strict.whole(seat):
                 self.seats.drop(seat)
+        elif kind == "allow" or kind == "refuse":
+            asked = self.asks.pop(str(message.get("ask")), None)
+            if asked is not None:
+                phone, seat = asked
+                phone.asking = ""
+                if kind == "allow" and phone in self.phones:
+                    self.seat(phone, seat)
+                else:
+                    self.back_to_seats(phone, "phones.refused_join")
 
     def view(self, phone: Phone) -> dict[str, Any]:
         assert self.replica is not None
@@ -245,11 +268,21 @@ class Hub:
         if message.get("watch") is True and strict.whole(since) and 0 <= since <= self.replica.seq:
             phone.watching, phone.seen = True, since
             return self.catch_up(phone)
-        phone.send({"t": "seats", "names": seats(self.replica), "labels": labels(phone.language)})
+        if phone.asking in self.asks:  # still waiting for the table (a language changed)
+            return self._waiting(phone, self.asks[phone.asking][1])
+        self.back_to_seats(phone)
+
+    def back_to_seats(self, phone: Phone, key: str = "") -> None:
+        """The page where a phone picks its seat, with why it is there again (``key``) if not for the first time."""
+        assert self.replica is not None
+        phone.send({"t": "seats", "names": seats(self.replica), "labels": labels(phone.language),
+                    "text": render(key, {}, phone.language) if key else ""})
 
     def join(self, phone: Phone, message: dict[str, Any]) -> None:
+        """A phone picks a seat: it asks the table, and waits (or only watches, which needs no asking)."""
         assert self.replica is not None
         seat = message.get("seat")
+        self.withdraw(phone)
         if seat is None and "seat" in message:  # only to watch
             phone.seat, phone.token, phone.watching = None, "", True
             phone.send({"t": "change", "seq": self.replica.seq, "said": [], "view": self.view(phone)})
@@ -257,6 +290,28 @@ class Hub:
             return None
         if not strict.whole(seat) or not 0 <= seat < self.seats.count:
             return self.refuse(phone, "phones.refused.seat")
+        ask = secrets.token_urlsafe(9)
+        self.asks[ask] = (phone, seat)
+        phone.asking, phone.watching = ask, False
+        self._waiting(phone, seat)
+        self.out({"t": "asks", "ask": ask, "seat": seat, "name": seats(self.replica)[seat]})
+        return None
+
+    def _waiting(self, phone: Phone, seat: int) -> None:
+        assert self.replica is not None
+        name = seats(self.replica)[seat]
+        phone.send({"t": "waiting", "seat": seat, "text": render("phones.asking", {"name": name}, phone.language)})
+
+    def withdraw(self, phone: Phone) -> None:
+        """The phone no longer asks to join (it left, asked again, or the game changed): the table's prompt goes."""
+        if phone.asking:
+            self.asks.pop(phone.asking, None)
+            self.out({"t": "withdrawn", "ask": phone.asking})
+            phone.asking = ""
+
+    def seat(self, phone: Phone, seat: int) -> None:
+        """The table allowed the phone's join: a new token for the seat, the old one's phone is let go."""
+        assert self.replica is not None
         for other in [p for p in self.phones if p.seat == seat]:
             if other is not phone:
                 self.leave(other, "phones.replaced")
@@ -287,16 +342,14 @@ class Hub:
             return self.refuse(phone, "phones.refused.stale", number)
         if self.replica.game.state.finished or self.replica.game.view(with_legal=False)["turn"]["player"] != seat:
             return self.refuse(phone, "phones.refused.not_your_turn", number)
-        offered = dict(phone_choices(self.replica, seat, phone.language))
-        described = offered.get(index)
-        if described is None or (option is None) != (described.param is None):
+        described = dict(phone_choices(self.replica, seat, phone.language)).get(index)
+        chosen = None if described is None else chosen_value(described, option, message.get("fields"))
+        if described is None or chosen is None:
             return self.refuse(phone, "phones.refused.not_offered", number)
-        if option is not None and not 0 <= option < len(described.options):
-            return self.refuse(phone, "phones.refused.not_offered", number)
-        chosen = None if option is None else described.options[option]
-        action = described.action(None if chosen is None else chosen.value)
+        value, what = chosen
+        action = described.action(value)
+        label = f"{described.label}: {what}" if what else described.label
         ident = next(self._ids)
-        label = described.label if chosen is None else f"{described.label}: {chosen.label}"
         pending = Pending(phone, number, label)
         pending.timer = asyncio.get_running_loop().call_later(
             REPLY_SECONDS, lambda: self.reply({"id": ident, "accepted": False, "said": {"key": "phones.refused.lost"}}))
@@ -317,6 +370,41 @@ class Hub:
         else:
             text = said(message.get("said")).text(phone.language)
         phone.send({"t": "reply", "n": pending.number, "ok": bool(message.get("accepted")), "text": text})
+
+
+def chosen_value(described: Described, option: object, fields: object) -> tuple[Any, str] | None:
+    """The value a phone picked for a choice (its free parameter's option, or its dialog's fields, each
+    by its index in the description) and the words of it, or None if it picked nothing offered.
+
+    A fixed choice takes neither; a choice with one free parameter an ``option``; a dialog of fields or
+    a wager one index per field; an ordering every index of its one field once.
+    """
+    if described.dialog is None:
+        if fields is not None or (option is None) != (described.param is None):
+            return None
+        if option is None:
+            return None, ""
+        if not strict.whole(option) or not 0 <= option < len(described.options):
+            return None
+        return described.options[option].value, described.options[option].label
+    if option is not None or not isinstance(fields, dict) or set(fields) != set(described.fields):
+        return None
+    value: dict[str, Any] = {}
+    words: list[str] = []
+    for name, options in described.fields.items():
+        picked = fields[name]
+        if described.dialog == Dialog.PERMUTATION:
+            if not (isinstance(picked, list) and all(strict.whole(i) for i in picked)
+                    and sorted(picked) == list(range(len(options)))):
+                return None
+            value[name] = [options[i].value for i in picked]
+            words.append(", ".join(options[i].label for i in picked))
+        else:
+            if not strict.whole(picked) or not 0 <= picked < len(options):
+                return None
+            value[name] = options[picked].value
+            words.append(options[picked].label)
+    return value, " · ".join(words)
 
 
 # -- the web side ------------------------------------------------------------------
@@ -366,8 +454,7 @@ async def socket(request: web.Request) -> web.StreamResponse:
     phone = Phone(ws)
     hub.phones.add(phone)
     sender = asyncio.create_task(_send(phone))
-    unjoined = asyncio.get_running_loop().call_later(
-        JOIN_SECONDS, lambda: None if phone.seat is not None or phone.watching else phone.send(None))
+    unjoined = asyncio.get_running_loop().call_later(JOIN_SECONDS, _close_unjoined, phone, True)
     try:
         async for message in ws:
             while phone.outbox.qsize() > QUEUED_TO_PHONE // 4:  # a phone that asks faster than it reads waits
@@ -380,11 +467,22 @@ async def socket(request: web.Request) -> web.StreamResponse:
                 break
     finally:
         unjoined.cancel()
+        hub.withdraw(phone)
         hub.phones.discard(phone)
         sender.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await sender
     return ws
+
+
+def _close_unjoined(phone: Phone, first: bool) -> None:
+    """Close a WebSocket that joined no seat in time; one waiting for the table gets :data:`ASK_SECONDS` more."""
+    if phone.seat is not None or phone.watching:
+        return
+    if first and phone.asking:
+        asyncio.get_running_loop().call_later(ASK_SECONDS, _close_unjoined, phone, False)
+        return
+    phone.send(None)
 
 
 async def _send(phone: Phone) -> None:

@@ -3,11 +3,13 @@
 :class:`Phones` starts :class:`phones.bridge.Bridge` when the banker turns phones on (off by
 default) and stops it when they are turned off or the app stops; it follows whichever game the
 app has open (:meth:`Phones.follow`, after every change of the game). What the bridge hears on
-its own thread (a phone joined or left) comes to Kivy's main thread by ``Clock.schedule_once``
-and is said on the table screen ("Anna's phone joined."). The table screen shows the game's QR
-code in a corner (:class:`PhonesCorner`); a tap on it opens :class:`PhonesView`: the code at full
-size, the switches for phones and for trading from phones (each behind the banker's PIN), and
-each seat a phone holds, with the banker's "drop".
+its own thread (a phone asks to join, joined or left) comes to Kivy's main thread by
+``Clock.schedule_once``. A phone's ask is shown on the table screen until answered
+(:class:`PhonesAsk`: "Anna's phone wants to join — Allow / Refuse", no PIN: whoever sits at the
+table sees who asks for which seat); a join is said there ("Anna's phone joined."). The table
+screen shows the game's QR code in a corner (:class:`PhonesCorner`); a tap on it opens
+:class:`PhonesView`: the code at full size, the switches for phones and for trading from phones
+(each behind the banker's PIN), and each seat a phone holds, with the banker's "drop".
 
 The texts are the phones package's catalogue (``phones/locale``), already loaded by the bridge.
 """
@@ -51,8 +53,11 @@ class Phones:
         self.bridge: Bridge | None = None
         self.joined: dict[int, str] = {}
         """The seats a phone holds, with the player's name."""
+        self.asks: dict[str, tuple[int, str]] = {}
+        """The phones asking to join, oldest first: the ask's id, with the seat and the player's name."""
         self._table: Any = None
         self._corner: PhonesCorner | None = None
+        self._ask: PhonesAsk | None = None
         self._qr: tuple[str, Any] | None = None
         self.shown_as: tuple[str, str] | None = None
         """An address and a secret to show instead of this machine's and a new one (the screenshots)."""
@@ -87,6 +92,7 @@ class Phones:
             self.bridge.stop()
         self.bridge, self._table, self._qr = None, None, None
         self.joined.clear()
+        self.asks.clear()
         self.app.phones_on = False
         self._show_corner()
 
@@ -97,6 +103,7 @@ class Phones:
             return
         self._table = table
         self.joined.clear()
+        self.asks.clear()
         if table is None:
             self.bridge.detach()
         else:
@@ -135,19 +142,34 @@ class Phones:
         self.joined.pop(seat, None)
         self._show_corner()
 
+    def answer(self, ask: str, allowed: bool) -> None:
+        """Allow or refuse a phone's ask to join (the table screen's prompt)."""
+        if self.asks.pop(ask, None) is not None and self.bridge is not None:
+            (self.bridge.allow if allowed else self.bridge.refuse)(ask)
+        self._show_corner()
+
     # -- what the bridge hears (its own thread) -------------------------------------------------
     def _news(self, news: News) -> None:
         Clock.schedule_once(lambda _dt: self._heard(news), 0)
 
     def _heard(self, news: News) -> None:
         name = str(news.said.params.get("name", ""))
-        if news.seat < 0:  # the web process could not start
-            pass
-        elif news.said.key == "phones.joined":
-            self.joined[news.seat] = name
+        key = news.said.key
+        if key == "phones.asks":
+            self.asks[news.ask] = (news.seat, name)
+        elif key == "phones.withdrawn":
+            self.asks.pop(news.ask, None)
+        elif key == "phones.restarted":  # a new web process: no phone holds or asks for a seat
+            self.asks.clear()
+            self.joined.clear()
+        elif news.seat < 0:  # the web process could not start
+            self.app.say_key(key, **news.said.params)
         else:
-            self.joined.pop(news.seat, None)
-        self.app.say_key(news.said.key, **news.said.params)
+            if key == "phones.joined":
+                self.joined[news.seat] = name
+            else:
+                self.joined.pop(news.seat, None)
+            self.app.say_key(key, **news.said.params)
         self._show_corner()
 
     # -- on the table screen ------------------------------------------------------------------
@@ -157,8 +179,9 @@ class Phones:
         if manager is None:
             return
         if self.bridge is None:
-            if self._corner is not None and self._corner.parent is not None:
-                self._corner.parent.remove_widget(self._corner)
+            for widget in (self._corner, self._ask):
+                if widget is not None and widget.parent is not None:
+                    widget.parent.remove_widget(widget)
             return
         if self._corner is None:
             self._corner = PhonesCorner()
@@ -167,6 +190,20 @@ class Phones:
             screen.add_widget(self._corner)
         self._corner.qr = self.texture()
         self._corner.count = len(self.joined)
+        self._show_ask(screen)
+
+    def _show_ask(self, screen: Any) -> None:
+        """The oldest ask to join on the table screen, until it is answered or withdrawn."""
+        if not self.asks:
+            if self._ask is not None and self._ask.parent is not None:
+                self._ask.parent.remove_widget(self._ask)
+            return
+        if self._ask is None:
+            self._ask = PhonesAsk()
+        ask, (seat, name) = next(iter(self.asks.items()))
+        self._ask.ask, self._ask.name, self._ask.waiting = ask, name, len(self.asks) - 1
+        if self._ask.parent is None:
+            screen.add_widget(self._ask)
 
 
 _loaded = False
@@ -195,6 +232,23 @@ class PhonesCorner(BoxLayout):
             PhonesView().open()
             return True
         return bool(super().on_touch_down(touch))
+
+
+class PhonesAsk(BoxLayout):
+    """A phone asks to join a seat: "Anna's phone wants to join — Allow / Refuse", on the table screen
+    beside the QR code until answered; no PIN either way (whoever sits at the table sees who asks)."""
+
+    ask = StringProperty("")
+    name = StringProperty("")
+    waiting = NumericProperty(0)
+    """How many more phones ask after this one."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        load()
+        super().__init__(**kwargs)
+
+    def answer(self, allowed: bool) -> None:
+        app().phones.answer(self.ask, allowed)
 
 
 class PhonesView(ModalView):

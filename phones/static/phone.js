@@ -39,9 +39,64 @@
     })()]));
   }
 
-  function act(choice, option) {
+  function act(choice, option, fields) {
     number += 1;
-    send({ t: "act", token: token, n: number, at: seq, choice: choice, option: option, lang: lang });
+    const message = { t: "act", token: token, n: number, at: seq, choice: choice, option: option, lang: lang };
+    if (fields) message.fields = fields;
+    send(message);
+  }
+
+  function button(text, className, onclick) {
+    const b = document.createElement("button");
+    b.className = className; b.textContent = text; b.onclick = onclick;
+    return b;
+  }
+
+  // A choice's dialog, drawn from its form (the engine's Dialog): each field's options by index; OK sends the indexes.
+  function dialog(c, L) {
+    const form = document.createElement("div"); form.className = "form";
+    const picked = {};
+    const ok = button(L.ok, "act usual", () => act(c.index, null, picked));
+    const ready = () => { ok.disabled = !c.fields.every((f) => picked[f.name] !== undefined); };
+    c.fields.forEach((f) => {
+      if (c.dialog === "permutation") {  // every value once, in the order tapped; a second tap takes it back
+        const order = [], note = document.createElement("p"); note.className = "note"; note.textContent = L.order_hint;
+        const row = document.createElement("div"); row.className = "options";
+        const buttons = f.labels.map((text, i) => button(text, "act", () => {
+          const at = order.indexOf(i);
+          if (at >= 0) order.splice(at, 1); else order.push(i);
+          buttons.forEach((b, j) => { const place = order.indexOf(j); b.textContent = (place >= 0 ? `${place + 1}. ` : "") + f.labels[j]; b.classList.toggle("on", place >= 0); });
+          if (order.length === f.labels.length) picked[f.name] = order.slice(); else delete picked[f.name];
+          ready();
+        }));
+        row.append(...buttons); form.append(note, row);
+      } else if (f.members) {  // a wager's call: its members toggled, the call that they make picked
+        const on = [], most = Math.max(...f.members.map((m) => m.length));
+        const members = [...new Set(f.members.flat())].sort((a, b) => a - b);
+        const row = document.createElement("div"); row.className = "options";
+        const note = document.createElement("p"); note.className = "note";
+        const buttons = members.map((m) => button(String(m), "act", () => {
+          const at = on.indexOf(m);
+          if (at >= 0) on.splice(at, 1); else if (on.length < most) on.push(m);
+          buttons.forEach((b, j) => b.classList.toggle("on", on.includes(members[j])));
+          const key = on.slice().sort((a, b) => a - b).join(",");
+          const i = f.members.findIndex((call) => call.slice().sort((a, b) => a - b).join(",") === key);
+          if (i >= 0) picked[f.name] = i; else delete picked[f.name];
+          note.textContent = i >= 0 ? f.labels[i] : "";
+          ready();
+        }));
+        row.append(...buttons); form.append(row, note);
+      } else {  // one value of its options
+        const select = document.createElement("select"); select.className = "act"; select.dataset.field = f.name;
+        f.labels.forEach((text, i) => { const o = document.createElement("option"); o.value = String(i); o.textContent = text; select.appendChild(o); });
+        picked[f.name] = 0;
+        select.onchange = () => { picked[f.name] = Number(select.value); };
+        form.appendChild(select);
+      }
+    });
+    ready();
+    form.appendChild(ok);
+    return form;
   }
 
   function chart(data) {
@@ -88,19 +143,15 @@
     $("trading-off").textContent = L.trading_off;
     $("choices-box").hidden = v.choices.length === 0;
     fill("choices", v.choices.map((c) => {
-      const box = document.createElement("div"); box.className = "choice";
+      const box = document.createElement("div"); box.className = "choice"; box.dataset.group = c.group;
       const label = document.createElement("div"); label.className = "label"; label.textContent = c.label;
+      if (c.dialog) { box.dataset.dialog = c.dialog; box.append(label, dialog(c, L)); return box; }
       const options = document.createElement("div"); options.className = "options";
       if (c.options.length === 0) {
-        const b = document.createElement("button"); b.className = "act" + (c.usual ? " usual" : "");
-        b.textContent = c.label; b.onclick = () => act(c.index, null);
-        options.appendChild(b);
+        options.appendChild(button(c.label, "act" + (c.usual ? " usual" : ""), () => act(c.index, null)));
         box.append(options);
       } else {
-        c.options.forEach((text, i) => {
-          const b = document.createElement("button"); b.className = "act"; b.textContent = text;
-          b.onclick = () => act(c.index, i); options.appendChild(b);
-        });
+        c.options.forEach((text, i) => options.appendChild(button(text, "act", () => act(c.index, i))));
         box.append(label, options);
       }
       return box;
@@ -109,7 +160,8 @@
 
   function receive(event) {
     const m = JSON.parse(event.data);
-    if (m.t === "seats") { token = ""; watching = false; seq = 0; showSeats(m); status(m.text || ""); }
+    if (m.t === "seats") { token = ""; watching = false; seq = 0; showSeats(m); status(m.text || "", m.text ? "bad" : ""); }
+    else if (m.t === "waiting") { status(m.text, "wait"); }
     else if (m.t === "joined") { if (m.token !== token) { token = m.token; number = 0; seq = 0; } status(""); }
     else if (m.t === "change") {
       if (m.seq < seq) return;  // an old step after a catch-up: already shown

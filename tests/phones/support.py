@@ -13,14 +13,14 @@ import json
 import random
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, Awaitable, Callable
 
 import aiohttp
 
 from companion.bots import choose
 from companion.game import Game
 from companion.table import Table
-from phones.bridge import Bridge
+from phones.bridge import Bridge, News
 from phones.server import Hub, serve
 from phones.seatview import phone_choices
 from phones.replica import Replica
@@ -46,8 +46,11 @@ def line_to_trade(seed: int = 3, setup: dict[str, Any] = SETUP) -> list[dict[str
 class Phone:
     """One phone's WebSocket: what it got, in order, and how to ask."""
 
-    def __init__(self, ws: aiohttp.ClientWebSocketResponse, language: str = "en") -> None:
+    def __init__(self, ws: aiohttp.ClientWebSocketResponse, language: str = "en",
+                 table_allows: Callable[[int], Awaitable[None]] | None = None) -> None:
         self.ws, self.language = ws, language
+        self.table_allows = table_allows
+        """What the table screen's "Allow" does for this phone's ask to join a seat."""
         self.token = ""
         self.seat: int | None = None
         self.number = 0
@@ -80,6 +83,9 @@ class Phone:
         await self.send({"t": "hello", "lang": self.language})
         await self.next("seats")
         await self.send({"t": "join", "seat": seat, "lang": self.language})
+        await self.next("waiting")
+        assert self.table_allows is not None
+        await self.table_allows(seat)
         await self.next("joined")
         return await self.next("change")
 
@@ -126,13 +132,21 @@ class Served:
 
     async def phone(self, seat: int | None = None, language: str = "en") -> Phone:
         assert self.session is not None
-        phone = Phone(await self.session.ws_connect(self.base + "/ws"), language)
+        phone = Phone(await self.session.ws_connect(self.base + "/ws"), language, self.allow)
         if seat is not None:
             await phone.join(seat)
         return phone
 
     def acts(self) -> list[dict[str, Any]]:
         return [m for m in self.to_app if m["t"] == "act"]
+
+    def ask(self, seat: int) -> str:
+        """The id of the last ask to join ``seat`` the web side passed to the app."""
+        return str([m for m in self.to_app if m["t"] == "asks" and m["seat"] == seat][-1]["ask"])
+
+    async def allow(self, seat: int) -> None:
+        """The table allows the last ask to join ``seat``."""
+        self.hub.from_app({"t": "allow", "ask": self.ask(seat)})
 
 
 class Played:
@@ -143,6 +157,8 @@ class Played:
         self.bridge = Bridge(host="127.0.0.1", port=0, trading=trading)
         self.commits: list[float] = []
         self.table.subscribe(lambda outcome: self.commits.append(time.perf_counter()))
+        self.news: list[News] = []
+        self.bridge.on_news = self.news.append
 
     async def __aenter__(self) -> Played:
         self.bridge.attach(self.table)
@@ -170,8 +186,22 @@ class Played:
     def base(self) -> str:
         return self.bridge.link("127.0.0.1")
 
+    async def asked(self, seat: int) -> str:
+        """The id of the next ask to join ``seat`` the table screen hears of (each heard once)."""
+        for _ in range(500):
+            for index, news in enumerate(self.news):
+                if news.said.key == "phones.asks" and news.seat == seat:
+                    del self.news[index]
+                    return news.ask
+            await asyncio.sleep(0.01)
+        raise AssertionError(f"no phone asked to join seat {seat}")
+
+    async def allow(self, seat: int) -> None:
+        """The table screen's "Allow" for the next ask to join ``seat``."""
+        self.bridge.allow(await self.asked(seat))
+
     async def phone(self, seat: int | None = None, language: str = "en") -> Phone:
-        phone = Phone(await self.session.ws_connect(self.base + "/ws"), language)
+        phone = Phone(await self.session.ws_connect(self.base + "/ws"), language, self.allow)
         if seat is not None:
             await phone.join(seat)
         return phone

@@ -98,6 +98,8 @@ def test_a_new_game_sends_every_phone_back_to_picking_a_seat() -> None:
             assert again["names"] == ["Xénia", "Yvett"] and again["text"] == "A new game has begun: pick your seat again."
             assert (await phone.act(0))["text"] == "This phone no longer holds the seat: join again."
             await phone.send({"t": "join", "seat": 1})
+            await phone.next("waiting")
+            await served.allow(1)
             await phone.next("joined")
             await phone.next("change")
             assert phone.view is not None and phone.view["me"]["name"] == "Yvett"

@@ -1,5 +1,6 @@
 """Issue 16 in a real browser: Debian's Chromium, headless, at 390 × 844. A phone joins by the QR
-code's link, watches a roll arrive, trades on its turn and is refused out of turn."""
+code's link (the table allows it, as its screen's "Allow" does), watches a roll arrive, trades on
+its turn and is refused out of turn."""
 
 from __future__ import annotations
 
@@ -40,6 +41,11 @@ def test_a_phone_joins_watches_a_roll_trades_and_is_refused_out_of_turn(tmp_path
             names = await phone.until("[...document.querySelectorAll('#seat-list button')].map(b => b.textContent)")
             assert names[:3] == ["Anna", "Béla", "Csaba"]
             await phone.js(f"document.querySelector('#seat-list button[data-seat=\"{seat}\"]').click()")
+            waiting = await phone.until("document.getElementById('status').className === 'wait' && "
+                                        "document.getElementById('status').textContent")
+            assert waiting.startswith(f"Als {['Anna', 'Béla', 'Csaba'][seat]} angefragt")
+            assert await phone.js("document.getElementById('game').hidden") is True  # nothing before the table allows
+            played.bridge.allow(await played.asked(seat))  # the table screen's "Allow"
             await phone.until("!document.getElementById('game').hidden")
             assert await phone.js("document.getElementById('l-cash').textContent") == "Bargeld"
             # the die rolls at the table: the phone shows it, and that it is now this player's turn

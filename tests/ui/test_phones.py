@@ -1,6 +1,7 @@
 """The players' phones in the running app (issue 16): off by default; turned on behind the PIN in
-the settings, the table screen shows the game's QR code; a phone that joins is said on the table
-screen, the banker drops it; trading from phones is its own switch; turned off, nothing listens."""
+the settings, the table screen shows the game's QR code; a phone that picks a seat asks the table
+screen ("Anna's phone wants to join — Allow / Refuse", no PIN), a join is said there, the banker
+drops it and a new attempt asks again; trading from phones is its own switch; turned off, nothing listens."""
 
 from __future__ import annotations
 
@@ -35,9 +36,11 @@ def enter_pin() -> None:
 class Phone(threading.Thread):
     """A phone on its own thread: joins ``seat`` by the link and keeps what it is sent."""
 
-    def __init__(self, link: str, seat: int) -> None:
+    def __init__(self, link: str, seat: int, attempts: int = 1) -> None:
         super().__init__(daemon=True)
         self.link, self.seat = link.replace(link.split("/")[2].split(":")[0], "127.0.0.1", 1), seat
+        self.attempts = attempts
+        """How many times it asks for the seat (again after each refusal)."""
         self.got: list[dict[str, Any]] = []
         self.done = threading.Event()
 
@@ -50,6 +53,9 @@ class Phone(threading.Thread):
             await ws.send_json({"t": "join", "seat": self.seat})
             async for message in ws:
                 self.got.append(json.loads(message.data))
+                if self.got[-1]["t"] == "seats" and self.got[-1].get("text") and self.attempts > 1:
+                    self.attempts -= 1
+                    await ws.send_json({"t": "join", "seat": self.seat})
         self.done.set()
 
     def has(self, kind: str) -> Callable[[], bool]:
@@ -80,9 +86,22 @@ def test_phones_are_off_by_default_and_come_on_behind_the_pin(phones_off: Any) -
     corner = app.phones._corner
     assert corner is not None and corner.parent is app.manager.get_screen("table") and corner.qr is not None
 
-    phone = Phone(link, 0)
+    phone = Phone(link, 0, attempts=2)
     phone.start()
+    assert until(lambda: "phones:allow" in visible_ids())
+    ask = app.phones._ask
+    assert ask is not None and ask.parent is app.manager.get_screen("table")
+    assert ask.ids.text.text == "Anna's phone wants to join."
+    assert app.phones.joined == {} and corner.count == 0 and not phone.has("joined")()
+    frames()  # the prompt laid out where it is drawn
+    tap("phones:refuse")  # no PIN to refuse
+    assert until(lambda: any(m["t"] == "seats" and m.get("text") == "The table did not let this phone join." for m in phone.got))
+    assert until(lambda: "phones:allow" in visible_ids())  # it asked again
+    assert not phone.has("joined")()
+    frames()
+    tap("phones:allow")
     assert until(lambda: "Anna's phone joined." in app.said), app.said
+    assert "phones:allow" not in visible_ids() and ask.parent is None
     assert app.phones.joined == {0: "Anna"} and corner.count == 1
     assert until(phone.has("change"))
     assert table.length == app.session.table.length  # a phone only watching changed nothing
@@ -93,6 +112,16 @@ def test_phones_are_off_by_default_and_come_on_behind_the_pin(phones_off: Any) -
     enter_pin()
     assert until(phone.has("gone")) and phone.done.wait(5)
     assert app.phones.joined == {}
+    tap("phones:close")
+    again = Phone(link, 0)  # the dropped seat, joined again: the table is asked again
+    again.start()
+    assert until(lambda: "phones:refuse" in visible_ids())
+    frames()
+    tap("phones:refuse")
+    assert until(lambda: any(m["t"] == "seats" and m.get("text") for m in again.got))
+    assert app.phones.joined == {} and not again.has("joined")()
+    corner.on_touch_down(type("Touch", (), {"pos": corner.center})())
+    frames()
 
     tap("phones:trading")
     enter_pin()
