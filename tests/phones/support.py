@@ -43,6 +43,21 @@ def line_to_trade(seed: int = 3, setup: dict[str, Any] = SETUP) -> list[dict[str
             return actions
 
 
+def line_until(setup: dict[str, Any], wanted: Callable[[Game], bool]) -> tuple[list[dict[str, Any]], Game]:
+    """Bot moves from the start until ``wanted(game)`` holds (the first of the seeds 0, 1, … whose game
+    comes there); the moves and the game there."""
+    for seed in range(50):
+        game, rng = Game(setup), random.Random(seed)
+        actions: list[dict[str, Any]] = []
+        while not game.state.finished:
+            if wanted(game):
+                return actions, game
+            action = choose(game, rng)
+            game.apply_trusted(action)
+            actions.append(action)
+    raise AssertionError("the bots' games never came to the wanted moment")
+
+
 class Phone:
     """One phone's WebSocket: what it got, in order, and how to ask."""
 

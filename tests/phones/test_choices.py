@@ -6,16 +6,14 @@ banker's correction, never another seat's, never out of turn; the engine refuses
 from __future__ import annotations
 
 import asyncio
-import random
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from companion.actions import Choice
-from companion.bots import choose
 from companion.describe import Described, Dialog, Group, Option, describe
 from companion.game import Game
 from phones.server import chosen_value
-from tests.phones.support import Played, Served
+from tests.phones.support import Played, Served, line_until
 
 BOERSE_REAL = {"ruleset": "boerse", "players": ["Anna", "Bernd", "Clara"], "options": {"deck": "real"}}
 TOZSDE = {"ruleset": "tozsde", "players": ["Anna", "Béla", "Csaba"]}
@@ -23,21 +21,6 @@ TOZSDE = {"ruleset": "tozsde", "players": ["Anna", "Béla", "Csaba"]}
 
 def run(scenario: Any) -> Any:
     return asyncio.run(scenario)
-
-
-def line_until(setup: dict[str, Any], wanted: Callable[[Game], bool]) -> tuple[list[dict[str, Any]], Game]:
-    """Bot moves from the start until ``wanted(game)`` holds (the first of the seeds 0, 1, … whose game
-    comes there); the moves and the game there."""
-    for seed in range(50):
-        game, rng = Game(setup), random.Random(seed)
-        actions: list[dict[str, Any]] = []
-        while not game.state.finished:
-            if wanted(game):
-                return actions, game
-            action = choose(game, rng)
-            game.apply_trusted(action)
-            actions.append(action)
-    raise AssertionError("the bots' games never came to the wanted moment")
 
 
 def described(game: Game, kind: str, dialog: Dialog | None = None) -> Described | None:

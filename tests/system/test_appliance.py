@@ -31,6 +31,9 @@ BUY_FIRST_COMPANY = (715, 687)
 """The first buy among the actions, after the die's faces and the app's die: "Buy Stahl at 500 DM"."""
 END_THE_TURN = (170, 687)
 """The first action button once the player to move has rolled: "End the turn"."""
+ALLOW_THE_PHONE = (1076, 761)
+"""A phone's ask to join, at the bottom left of the table screen beside the QR code: its "Allow"
+(ui/kv/phones.kv, PhonesAsk; docs/screenshots/table-phones-ask-*.png)."""
 DIE_LINE = (0, 618, 640, 648)
 """The line that says the die's state ("Die connected (ttyUSB0).")."""
 
@@ -321,7 +324,8 @@ def link_on_screen(box: Appliance) -> str:
 
 async def phone_sees_the_roll(page: str, socket: str, seat: int, roll: tuple[str, ...], said: str,
                               box: Appliance) -> dict[str, Any]:
-    """The phone's way: the page, the WebSocket, a seat; then the die rolls and the phone waits for its sentence.
+    """The phone's way: the page, the WebSocket, a seat the table screen allows; then the die rolls and
+    the phone waits for its sentence.
 
     Returns the pushed step that said it."""
     timeout = aiohttp.ClientTimeout(total=None, sock_connect=PHONE_WAIT)
@@ -349,6 +353,8 @@ async def phone_sees_the_roll(page: str, socket: str, seat: int, roll: tuple[str
             offered = await receive("seats", "after hello")
             assert offered["names"] == PLAYERS, f"the phone is offered the seats {offered['names']}, not {PLAYERS}"
             await ws.send_json({"t": "join", "seat": seat, "lang": "en"})
+            await receive("waiting", f"asking the table for seat {seat}")
+            box.machine.tap(*ALLOW_THE_PHONE)  # the table screen's "Allow"
             joined = await receive("joined", f"joining seat {seat}")
             assert joined["seat"] == seat and joined["token"], joined
             first = await receive("change", "the seat's first view")
