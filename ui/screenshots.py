@@ -160,6 +160,13 @@ def step(app: Any, ruleset: str, word: str) -> None:
         app.phones.apply()
         if word == "phones":
             PhonesView().open()
+    elif word == "phones-ask":  # two phones ask to join, as the web process tells the app
+        from companion.messages import Said
+        from phones.bridge import News
+
+        for seat in (0, 1):
+            name = app.session.table.state.players[seat].name
+            app.phones._heard(News(seat, Said("phones.asks", {"name": name}), f"shown-{seat}"))
     elif word == "rules":
         app.manager.current = "rules"
         app.manager.get_screen("rules").show(ruleset)

@@ -49,6 +49,8 @@ SCENES = (
     Scene("settings-die-path", "settings", BEFORE_START, ("screen:start", "settings", "die-path")),
     Scene("phones", "settings", TABLE, ("screen:table", "phones")),
     Scene("table-phones", "settings", TABLE, ("screen:table", "phones-on")),
+    # two phones ask to join: the oldest ask on the table screen, with Allow and Refuse
+    Scene("table-phones-ask", "settings", TABLE, ("screen:table", "phones-on", "phones-ask")),
     Scene("new-tozsde", "new", None, ("new",)),
     Scene("names", "names", None, ("new", "edit-name:1")),
     Scene("table-tozsde", "table", TABLE, ("screen:table",)),
