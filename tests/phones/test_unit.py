@@ -8,9 +8,14 @@ exposure score (at most 2.0) is measured by tests/test_systemd.py for the same u
 
 from __future__ import annotations
 
+import asyncio
 import ipaddress
+import os
+from pathlib import Path
 
 from phones.guard import PRIVATE_NETWORKS, private
+from phones.server import LOWER_PRIORITY
+from tests.phones.support import Played
 from tests.test_systemd import MOST_EXPOSED, one, values
 
 UNIT = "companion.service"
@@ -39,3 +44,23 @@ def test_the_web_process_is_the_apps_child_not_a_unit_of_its_own() -> None:
     import phones.bridge
 
     assert values(UNIT, "ExecStart") and "phones.server" in phones.bridge.Bridge(port=0).command
+
+
+def test_the_unit_lets_the_web_process_lower_its_priority_and_nothing_raise_one() -> None:
+    """``setpriority`` is the one call of ``@resources`` let back in: the web process runs niced, and
+    with no capabilities and ``LimitNICE=0`` no process of the unit can raise a priority."""
+    filters = values(UNIT, "SystemCallFilter")
+    denied = [f for f in filters if f.startswith("~")]
+    assert filters[0] == "@system-service" and any("@resources" in f.split() for f in (d[1:] for d in denied))
+    assert filters[-1] == "setpriority" and filters.index("setpriority") > max(filters.index(d) for d in denied)
+    assert one(UNIT, "LimitNICE") == "0" and one(UNIT, "CapabilityBoundingSet") == ""
+
+
+def test_the_web_process_runs_at_a_lower_priority_than_the_table(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        async with Played(tmp_path) as played:
+            assert played.bridge.pid is not None
+            mine = os.getpriority(os.PRIO_PROCESS, 0)
+            assert os.getpriority(os.PRIO_PROCESS, played.bridge.pid) == min(19, mine + LOWER_PRIORITY)
+
+    asyncio.run(scenario())
