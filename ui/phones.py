@@ -58,6 +58,8 @@ class Phones:
         self._table: Any = None
         self._corner: PhonesCorner | None = None
         self._ask: PhonesAsk | None = None
+        self.view: PhonesView | None = None
+        """The phones' dialog while it is open: it shows the asks and the seats as they change."""
         self._qr: tuple[str, Any] | None = None
         self.shown_as: tuple[str, str] | None = None
         """An address and a secret to show instead of this machine's and a new one (the screenshots)."""
@@ -178,6 +180,8 @@ class Phones:
         manager = getattr(self.app, "manager", None)
         if manager is None:
             return
+        if self.view is not None:
+            self.view.update()
         if self.bridge is None:
             for widget in (self._corner, self._ask):
                 if widget is not None and widget.parent is not None:
@@ -264,7 +268,11 @@ class PhonesView(ModalView):
         super().__init__(**kwargs)
 
     def on_open(self) -> None:
+        app().phones.view = self
         self.update()
+
+    def on_dismiss(self) -> None:
+        app().phones.view = None
 
     def update(self) -> None:
         a = app()
@@ -275,8 +283,15 @@ class PhonesView(ModalView):
         self.qr = phones.texture()
         seats = self.ids.seats
         seats.clear_widgets()
-        if not phones.joined:
+        if not phones.joined and not phones.asks:
             seats.add_widget(Caption(text=a.t(a.lang, "phones.settings.none_joined" if phones.on else "phones.settings.off")))
+        for ask, (seat, name) in phones.asks.items():  # answered here too: the dialog covers the prompt
+            row = BoxLayout(spacing=a.unit * 0.3)
+            row.add_widget(Caption(text=a.t(a.lang, "phones.asks", name=name)))
+            for allowed, key in ((False, "refuse"), (True, "allow")):
+                row.add_widget(BigButton(text=a.t(a.lang, f"phones.ask.{key}"), tap_id=f"phones:{key}:{seat}", size_hint_x=0.4,
+                                         on_release=lambda _b, ask=ask, allowed=allowed: phones.answer(ask, allowed)))
+            seats.add_widget(row)
         for seat, name in sorted(phones.joined.items()):
             row = BoxLayout(spacing=a.unit * 0.3)
             row.add_widget(Caption(text=a.t(a.lang, "phones.phone_of", name=name)))

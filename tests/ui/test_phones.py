@@ -112,16 +112,14 @@ def test_phones_are_off_by_default_and_come_on_behind_the_pin(phones_off: Any) -
     enter_pin()
     assert until(phone.has("gone")) and phone.done.wait(5)
     assert app.phones.joined == {}
-    tap("phones:close")
-    again = Phone(link, 0)  # the dropped seat, joined again: the table is asked again
+    again = Phone(link, 0)  # the dropped seat, joined again: the table is asked again, here in the open dialog
     again.start()
-    assert until(lambda: "phones:refuse" in visible_ids())
+    assert until(lambda: "phones:refuse:0" in visible_ids())
     frames()
-    tap("phones:refuse")
+    tap("phones:refuse:0")
     assert until(lambda: any(m["t"] == "seats" and m.get("text") for m in again.got))
-    assert app.phones.joined == {} and not again.has("joined")()
-    corner.on_touch_down(type("Touch", (), {"pos": corner.center})())
-    frames()
+    assert app.phones.joined == {} and not again.has("joined")() and app.phones.asks == {}
+    assert "phones:refuse:0" not in visible_ids() and "phones:refuse" not in visible_ids()
 
     tap("phones:trading")
     enter_pin()
