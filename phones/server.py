@@ -169,7 +169,7 @@ class Hub:
                 phone, seat = asked
                 phone.asking = ""
                 if kind == "allow" and phone in self.phones:
-                    self.seat(phone, seat)
+                    self.admit(phone, seat)
                 else:
                     self.back_to_seats(phone, "phones.refused_join")
 
@@ -309,7 +309,7 @@ class Hub:
             self.out({"t": "withdrawn", "ask": phone.asking})
             phone.asking = ""
 
-    def seat(self, phone: Phone, seat: int) -> None:
+    def admit(self, phone: Phone, seat: int) -> None:
         """The table allowed the phone's join: a new token for the seat, the old one's phone is let go."""
         assert self.replica is not None
         for other in [p for p in self.phones if p.seat == seat]:
