@@ -32,6 +32,9 @@ PAGE = 40
 ROW_LEAST = 1.6
 """A row's least height in units (``history.kv``): how many rows the window can show at most."""
 
+ABOVE_ROWS = theme.TARGET + 2.6
+"""What stands above the rows in units (``history.kv``): the buttons, the summary, the padding and gaps."""
+
 
 def _is(said: object, kind: str) -> bool:
     """Whether what was just said is an accepted undo or redo (the log then shrinks or grows by one)."""
@@ -137,9 +140,9 @@ class HistoryScreen(LiveScreen):
             rows.remove_widget(self._more)
             self._more = None
         missing = [entry for entry in wanted if entry.number not in self._rows]
-        in_view = int(Window.height / (a.unit * ROW_LEAST)) + 1  # the most rows the window can show
-        room = max(in_view - len(self._rows), 0) + (in_view if self._filling else 0)
-        if len(missing) > room:  # the newest (on top) now, the rest in the next frames, a window's worth each
+        in_view = int((Window.height - a.unit * ABOVE_ROWS) / (a.unit * ROW_LEAST)) + 1  # the most it can show
+        room = len(missing) if self._filling else max(in_view - len(self._rows), 0)
+        if len(missing) > room:  # the newest (on top) now, the rest once this frame is drawn
             missing = missing[:room]
             self._rest()
         for entry in missing:
