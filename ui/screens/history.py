@@ -139,11 +139,10 @@ class HistoryScreen(LiveScreen):
         if self._more is not None:
             rows.remove_widget(self._more)
             self._more = None
-        missing = [entry for entry in wanted if entry.number not in self._rows]
         in_view = int((Window.height - a.unit * ABOVE_ROWS) / (a.unit * ROW_LEAST)) + 1  # the most it can show
-        room = len(missing) if self._filling else max(in_view - len(self._rows), 0)
-        if len(missing) > room:  # the newest (on top) now, the rest once this frame is drawn
-            missing = missing[:room]
+        missing = [entry for place, entry in enumerate(wanted) if entry.number not in self._rows
+                   and (place < in_view or self._filling)]  # the rows in view now, the rest once it is drawn
+        if len(self._rows) + len(missing) < len(wanted):
             self._rest()
         for entry in missing:
             row = self._row(entry, colours)
