@@ -173,6 +173,9 @@ _domains: list[_Domain] = []
 _packages: set[str] = set()
 _where: dict[str, _Domain | None] = {}
 """Which domain holds each key, found once."""
+_found: dict[tuple[str, str, int | None], tuple[str, str, _Domain] | None] = {}
+"""Each text :func:`_template` found, by key, language and count (emptied when it holds :data:`FOUND_MOST`)."""
+FOUND_MOST = 8192
 
 
 def register_package(package: str, currency: str = "") -> None:
@@ -187,6 +190,7 @@ def register_package(package: str, currency: str = "") -> None:
         _domains.append(_Domain(name, currency, folder))
     _packages.add(package)
     _where.clear()
+    _found.clear()
 
 
 register_package("companion")
@@ -209,15 +213,22 @@ def has(key: str, language: str) -> bool:
 
 
 def _template(key: str, language: str, count: int | None) -> tuple[str, str, _Domain] | None:
-    """The text of ``key``, the language it is in, and its domain."""
+    """The text of ``key``, the language it is in, and its domain; looked up in the catalogues once
+    (two gettext lookups a language; a redraw of the table screen renders some forty messages)."""
+    asked = key, language, count
+    if asked in _found:
+        return _found[asked]
+    if len(_found) >= FOUND_MOST:
+        _found.clear()
     domain = _domain(key)
-    if domain is None:
-        return None
+    found: tuple[str, str, _Domain] | None = None
     for tried in (language, SOURCE):
-        text = domain.text(key, tried, count)
-        if text is not None:
-            return text, tried, domain
-    return None
+        text = None if domain is None else domain.text(key, tried, count)
+        if domain is not None and text is not None:
+            found = text, tried, domain
+            break
+    _found[asked] = found
+    return found
 
 
 def render(key: str, params: Mapping[str, Any] | None = None, language: str = "en") -> str:

@@ -386,7 +386,7 @@ class Table:
             return self._reload(source)
         if self._history is not None:
             self._history.truncate(head.length)
-        said = taken_back(Game(self.game.setup, state=State.from_json(self.game.state.to_json())), actions)
+        said = taken_back(Game(self.game.setup, state=self.game.state.copy()), actions)
         if count == 1:
             return self._tell(Outcome(True, {"type": "undo", "undone": actions[0]}, [said], source=source))
         action = {"type": "take_back", "length": head.length, "count": count, "first": actions[0], "last": actions[-1]}

@@ -37,7 +37,7 @@ SCREENS: dict[str, tuple[str, str, tuple[str, ...]]] = {
     "start": ("ui.screens.start", "StartScreen", ()),
     "new": ("ui.screens.newgame", "NewGameScreen", ("newgame.kv",)),
     "table": ("ui.screens.table", "TableScreen", ("board.kv", "table.kv")),
-    "history": ("ui.screens.history", "HistoryScreen", ("history.kv", "correction.kv")),
+    "history": ("ui.screens.history", "HistoryScreen", ("history.kv",)),
     "end": ("ui.screens.end", "EndScreen", ("end.kv",)),
     "rules": ("ui.screens.rules", "RulesScreen", ("rules.kv",)),
 }

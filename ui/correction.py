@@ -20,6 +20,7 @@ from kivy.uix.modalview import ModalView
 
 from companion.correction import Limits, Reason, limits, reason_text
 from ui import theme
+from ui.app import load_kv
 from ui.widgets import BigButton, Stepper, app
 
 
@@ -143,4 +144,5 @@ class CorrectionView(ModalView):
 
 
 def open_correction() -> None:
+    load_kv("correction.kv")  # its rules when the dialog is first opened, not with the history screen
     CorrectionView().open()

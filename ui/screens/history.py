@@ -14,6 +14,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from kivy.clock import Clock
+from kivy.core.window import Window
 from kivy.properties import BooleanProperty, ListProperty, NumericProperty, StringProperty
 from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.boxlayout import BoxLayout
@@ -26,6 +28,12 @@ from ui.widgets import Caption, ListView, LiveScreen, RowButton, app
 
 PAGE = 40
 """Lines drawn at first; the button below the last adds as many again."""
+
+ROW_LEAST = 1.6
+"""A row's least height in units (``history.kv``): how many rows the window can show at most."""
+
+ABOVE_ROWS = theme.TARGET + 2.6
+"""What stands above the rows in units (``history.kv``): the buttons, the summary, the padding and gaps."""
 
 
 def _is(said: object, kind: str) -> bool:
@@ -73,6 +81,11 @@ class HistoryScreen(LiveScreen):
         """The rows drawn, by action number: a new action adds one row, an undo takes one away."""
         self._rows_of: tuple[int, str] | None = None
         self._more: Any = None
+        self._filling = False
+        self._rest = Clock.create_trigger(lambda _dt: Clock.schedule_once(self._draw_rest, 0))
+        """Draws the rows below the window's height once a frame has been drawn: a screen shown at the
+        start, or after a new game, draws in its first frame only the rows it can show (a callback
+        scheduled before the first frame runs in its clock tick, the one it schedules in the next)."""
 
     def on_pre_enter(self, *_: Any) -> None:
         self.shown = PAGE
@@ -126,18 +139,29 @@ class HistoryScreen(LiveScreen):
         if self._more is not None:
             rows.remove_widget(self._more)
             self._more = None
-        for entry in wanted:
-            if entry.number in self._rows:
-                continue
+        in_view = int((Window.height - a.unit * ABOVE_ROWS) / (a.unit * ROW_LEAST)) + 1  # the most it can show
+        missing = [entry for place, entry in enumerate(wanted) if entry.number not in self._rows
+                   and (place < in_view or self._filling)]  # the rows in view now, the rest once it is drawn
+        if len(self._rows) + len(missing) < len(wanted):
+            self._rest()
+        for entry in missing:
             row = self._row(entry, colours)
             self._rows[entry.number] = row
             rows.add_widget(row, index=self._place(entry.number))
-        if len(lines) > self.shown:
+        if len(lines) > self.shown and len(self._rows) == len(wanted):  # below the last row
             self._more = RowButton(text=a.t(a.lang, "ui.history.more", count=len(lines) - int(self.shown)),
                                    tap_id="history:more")
             self._more.bind(on_release=lambda *_: self.more())
             rows.add_widget(self._more, index=0)
         self.ids.scroll.scroll_y = 1
+
+    def _draw_rest(self, _dt: float) -> None:
+        if self.on_screen:
+            self._filling = True
+            try:
+                self.refresh()
+            finally:
+                self._filling = False
 
     def _place(self, number: int) -> int:
         """The children index for the row of ``number``: newest on top (Kivy's children run bottom-up)."""

@@ -84,6 +84,14 @@ GRID = 3
 GRID_SHARE = 0.195
 """A grid button's part of the row: five a row on the 7-inch display, each two lines of the least size."""
 
+SPARE_BUTTONS = 24
+"""Action buttons made ahead, a few a frame once the screen is drawn: a turn's new choices take spare
+buttons and change their texts instead of making widgets in the frame that shows them (about 1 ms each
+on a 2-core x86 machine, several times that on a Pi)."""
+
+SPARES_A_FRAME = 3
+"""How many spare buttons a frame makes (about 1 ms each here)."""
+
 NARROW = 40
 """The action row's width in units on the 7-inch display; a wider row takes more buttons of the same size."""
 
@@ -186,7 +194,8 @@ class TableScreen(Screen):
         self.ids.said.bind(width=self._said_resized, texture_size=self._said_drawn)
         self._cells: list[MarketCell] = []
         self._buttons: list[ChoiceButton] = []
-        self._made: dict[str, ChoiceButton] = {}  # every action button made, by its tap id
+        self._made: dict[str, ChoiceButton] = {}  # the action buttons, by the tap id each stood for last
+        Clock.schedule_once(lambda _dt: Clock.schedule_interval(self._make_spare, 0), 0)  # after the first frame
         self._shown_actions: tuple[str, ...] = ()
         app().bind(selection=lambda *_: self.show_selection())
         self.ids.panel.bind(board_shown=self._board_toggled, both=self._board_in_view)
@@ -406,10 +415,7 @@ class TableScreen(Screen):
         if shown != self._shown_actions:  # other choices now: the list from its top, the usual one first
             self._shown_actions = shown
             self.ids.actions.parent.scroll_y = 1
-        # Each button is kept by its tap id, shown or not: the dice row, "End the turn" and the like
-        # come back turn after turn with their texts drawn already. Drawing a label's text again,
-        # and making a widget, is what costs a frame; putting kept ones in order is cheap.
-        buttons = [self._kept_button(spec["tap_id"]) for spec in wanted]
+        buttons = self._kept_buttons(list(shown))
         for button, spec in zip(buttons, wanted):
             width = spec.pop("width")
             for name, value in spec.items():
@@ -424,12 +430,30 @@ class TableScreen(Screen):
             self._buttons = buttons
         self.show_selection()
 
-    def _kept_button(self, tap_id: str) -> ChoiceButton:
-        """The action button kept for ``tap_id``, made the first time it is wanted."""
-        button = self._made.get(tap_id)
-        if button is None:
-            button = self._made[tap_id] = ChoiceButton()
-        return button
+    def _kept_buttons(self, tap_ids: list[str]) -> list[ChoiceButton]:
+        """The action buttons for ``tap_ids``. Each button is kept by the tap id it last stood for, shown
+        or not: the dice row, "End the turn" and the like come back turn after turn with their texts
+        drawn already. A new tap id takes the button shown longest ago that is not wanted now (its text
+        drawn anew, about a tenth of what making a button costs); a button is made only where none is
+        spare, and :data:`SPARE_BUTTONS` are made ahead, after the screen's first frames."""
+        wanted = set(tap_ids)
+        spare = [tap_id for tap_id in self._made if tap_id not in wanted]  # shown longest ago first
+        buttons = []
+        for tap_id in tap_ids:
+            button = self._made.pop(tap_id, None)
+            if button is None:
+                button = self._made.pop(spare.pop(0)) if spare else ChoiceButton()
+            self._made[tap_id] = button  # last in the order: shown now
+            buttons.append(button)
+        return buttons
+
+    def _make_spare(self, _dt: float) -> bool:
+        """Make a few of the :data:`SPARE_BUTTONS` in this frame; False (stop) once all are made."""
+        for _ in range(SPARES_A_FRAME):
+            if len(self._made) >= SPARE_BUTTONS:
+                return False
+            self._made[f"spare:{len(self._made)}"] = ChoiceButton()
+        return True
 
     def show_selection(self) -> None:
         """The ring on the action button that does what the hardware's confirm does, scrolled into view;
