@@ -386,11 +386,17 @@ class Table:
             return self._reload(source)
         if self._history is not None:
             self._history.truncate(head.length)
+        return self._tell(self._taken_back(actions, source))
+
+    def _taken_back(self, actions: list[Action], source: str) -> Outcome:
+        """The outcome of taking back ``actions`` (oldest first), which lay just past the line's end:
+        an undo of one, a take-back of several, said as :func:`~companion.takeback.taken_back` says it."""
         said = taken_back(Game(self.game.setup, state=self.game.state.copy()), actions)
-        if count == 1:
-            return self._tell(Outcome(True, {"type": "undo", "undone": actions[0]}, [said], source=source))
-        action = {"type": "take_back", "length": head.length, "count": count, "first": actions[0], "last": actions[-1]}
-        return self._tell(Outcome(True, action, [said], source=source))
+        if len(actions) == 1:
+            return Outcome(True, {"type": "undo", "undone": actions[0]}, [said], source=source)
+        action = {"type": "take_back", "length": self.length, "count": len(actions), "first": actions[0],
+                  "last": actions[-1]}
+        return Outcome(True, action, [said], source=source)
 
     def take_back_pin(self, length: int) -> Said | None:
         """Why taking the game back to ``length`` actions needs the banker's PIN, or None when it does
@@ -503,8 +509,9 @@ class Table:
         return self.journal.actions(self.game_id, start)[: max(0, self.length - start)]
 
     def last_outcome(self) -> Outcome | None:
-        """The line's last action with the events it made, as when it was taken (None at the start):
-        what a front end shows as what just happened when it opens the game.
+        """What the table said last, as its journal has it (None at the start): the last action with the
+        events it made, a redo likewise, or the sentence of the last undo or take-back, as when each was
+        taken: what a front end shows as what just happened when it opens the game.
 
         >>> import tempfile, os
         >>> table = Table.new({"ruleset": "tozsde", "players": ["Anna", "Béla"]},
@@ -513,13 +520,25 @@ class Table:
         (True, 'Anna rolled 3 for the order of play.')
         >>> table.last_outcome().message()
         'Anna rolled 3 for the order of play.'
+        >>> table.undo().message() == table.last_outcome().message()
+        True
+        >>> table.last_outcome().message()
+        'This action was taken back: Anna rolled 3 for the order of play.'
         >>> table.close()
         """
+        written = self.journal.last_write(self.game_id)
+        if not written:
+            return None
+        if written[-1].kind == "undo":  # undone from the line's end back: the entries run newest action first
+            undone = [entry.action for entry in reversed(written) if entry.action is not None]
+            return self._taken_back(undone, "journal")
         if self.length == 0:
             return None
-        action = self.actions(-1)[-1]
+        last = self.actions(-1)[-1]
         before = self._rebuild(self.length - 1)
-        return Outcome(True, action, before.apply_trusted(action), source="journal")
+        events = before.apply_trusted(last)
+        taken: Action = {"type": "redo", "redone": last} if written[-1].kind == "redo" else last
+        return Outcome(True, taken, events, source="journal")
 
     def undo_leaves_turn(self) -> bool:
         """True when undoing the last action would go back past the current player's turn (C4):

@@ -12,7 +12,7 @@ from companion.correction import correction
 from companion.game import Game
 from companion.messages import has
 from companion.state import Debt
-from companion.table import SNAPSHOT_EVERY, Table
+from companion.table import SNAPSHOT_EVERY, Outcome, Table
 from tests.test_table import RULESETS, long_line, new_table, replayed, setup_of
 
 
@@ -144,4 +144,36 @@ def test_one_correction_of_another_player_still_names_the_correction(db: Path) -
     assert table.submit(correction(other, cash=900, reason="by_hand")).accepted
     assert table.undo_pin().key == "takeback.pin.correction"
     assert "taken back" in table.undo().message()
+    table.close()
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_reopened_the_table_says_again_what_it_said_last_undo_and_take_back_included(ruleset: str, db: Path) -> None:
+    """After a restart the screen shows what the table last said (issue 15): after an undo its sentence
+    ("This action was taken back: …"), not the events of the action now last in the line; after a
+    take-back the count of actions; two undos in a row are two, the last one said (C4)."""
+    setup = setup_of(ruleset)
+    actions = long_line(setup, 12)
+    table = new_table(ruleset, db, actions)
+
+    def said_again() -> str:
+        reopened = Table.open(db, table.game_id)
+        outcome = reopened.last_outcome()
+        reopened.close()
+        assert outcome is not None and outcome.accepted
+        return outcome.message()
+
+    def said_by(before: list[dict], action: dict) -> str:
+        return Outcome(True, action, Game(setup, before).apply(action)).message()
+
+    assert said_again() == said_by(actions[:-1], actions[-1])
+    undone = table.undo().message()
+    assert said_again() == undone and undone.startswith("This action was taken back: ")
+    second = table.undo().message()
+    assert second != undone and said_again() == second  # the undo just before is not counted in
+    redone = table.redo()
+    assert said_again() == redone.message() == said_by(actions[:-2], actions[-2])
+    taken = table.take_back_to(6).message()
+    assert taken.startswith("5 actions were taken back") and said_again() == taken
+    assert table.take_back_to(0).accepted and said_again().startswith("6 actions were taken back")
     table.close()

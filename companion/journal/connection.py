@@ -12,7 +12,7 @@ import os
 import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
-from datetime import datetime, timezone
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from types import TracebackType
 from typing import Any, Self
@@ -513,6 +513,17 @@ class JournalConnection:
             "INSERT INTO entries (game_id, seq, kind, action, source, at, hash) VALUES (?, ?, ?, ?, ?, ?, ?)",
             (game_id, seq, kind, action_json, source, at, entry_link(previous, seq, kind, action_json, source, at)),
         )
+
+    @staticmethod
+    def _write_time(conn: sqlite3.Connection, game_id: int) -> str:
+        """The time of a new write to a game: now, or a millisecond past the game's last entry where the
+        clock still shows its millisecond; so a write's entries share a time the write before has not
+        (:meth:`~companion.journal.reading.JournalReading.last_write` tells one take-back from two undos)."""
+        now = _now()
+        row = conn.execute("SELECT at FROM entries WHERE game_id = ? ORDER BY seq DESC LIMIT 1", (game_id,)).fetchone()
+        if row is None or row[0] != now:
+            return now
+        return (datetime.fromisoformat(now) + timedelta(milliseconds=1)).isoformat(timespec="milliseconds")
 
     @staticmethod
     def _touch(conn: sqlite3.Connection, game_id: int, at: str) -> None:

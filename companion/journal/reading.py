@@ -311,6 +311,28 @@ class JournalReading(JournalConnection):
             ).fetchall()
         return [Entry(seq, kind, self._loads(action, "action"), source, at) for seq, kind, action, source, at in rows]
 
+    def last_write(self, game_id: int) -> list[Entry]:
+        """The entries of the game's last write, oldest first (none for a new game): an action or a
+        redo, or the undo entries of one undo or take-back (one transaction, so they share its time).
+
+        Example::
+
+            [e.kind for e in j.last_write(1)]  # -> ['undo', 'undo', 'undo'] after taking back 3 actions
+        """
+        with self._reading(f"read the last write of game {game_id}") as conn:
+            self._require_game(conn, game_id)
+            rows = conn.execute(
+                "SELECT seq, kind, action, source, at FROM entries WHERE game_id = ? AND at = "
+                "(SELECT at FROM entries WHERE game_id = ? ORDER BY seq DESC LIMIT 1) ORDER BY seq DESC",
+                (game_id, game_id),
+            ).fetchall()
+        tail: list[Entry] = []
+        for seq, kind, action, source, at in rows:  # newest first: the run of one kind back from the end
+            if tail and (seq != tail[-1].seq - 1 or kind != tail[-1].kind or kind != "undo"):
+                break
+            tail.append(Entry(seq, kind, self._loads(action, "action"), source, at))
+        return tail[::-1]
+
 
 def _players(setup: str) -> tuple[str, ...]:
     """The players' names of a stored setup (none if it names none readably).

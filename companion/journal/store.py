@@ -139,9 +139,9 @@ class Journal(JournalHealth, JournalExport):
         state_json = None if snapshot_state is None else _dumps(
             _require_dict(snapshot_state, "snapshot state"), "snapshot state"
         )
-        at = _now()
         with self._writing(f"append to game {game_id}") as conn:
             head = self._expect(conn, game_id, expect)
+            at = self._write_time(conn, game_id)
             new = Head(head.length + 1, link(head.hash, head.length, action_json))
             self._add_entry(conn, game_id, "action", action_json, source, at)
             conn.execute(
@@ -176,10 +176,10 @@ class Journal(JournalHealth, JournalExport):
         """
         if count < 1:
             raise ValueError(f"undo at least one action, not {count}")
-        at = _now()
         undone: list[str] = []
         with self._writing(f"undo in game {game_id}") as conn:
             head = self._expect(conn, game_id, expect)
+            at = self._write_time(conn, game_id)
             if head.length < count:
                 return None
             for idx in range(head.length - 1, head.length - 1 - count, -1):
@@ -208,9 +208,9 @@ class Journal(JournalHealth, JournalExport):
         after the last undo. An undone action whose hash no longer matches
         is refused as damaged.
         """
-        at = _now()
         with self._writing(f"redo in game {game_id}") as conn:
             head = self._expect(conn, game_id, expect)
+            at = self._write_time(conn, game_id)
             row = conn.execute(
                 "SELECT depth, action, hash FROM redo_stack WHERE game_id = ? ORDER BY depth DESC LIMIT 1",
                 (game_id,),

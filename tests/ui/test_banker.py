@@ -136,7 +136,24 @@ def test_a_history_entry_takes_the_game_back_to_it_after_a_dialog_and_the_pin(ap
     assert "history:take_back" not in visible_ids()
     tap("history:entry:25")
     hint = find("history:take_back").parent.children[-1].text
-    assert hint.startswith("5 actions will be taken back") and lines[25].text("en") in hint and lines[29].text("en") in hint
+    # named by the numbers the list shows beside them, as two of them may read alike ("Béla's turn")
+    assert [lines[i].number for i in (25, 29)] == [26, 30]
+    assert hint == (f"5 actions will be taken back, from action 26 (“{lines[25].text('en')}”)"
+                    f" to action 30 (“{lines[29].text('en')}”)")
+    tap("list:close")
+    assert gone("history:take_back") and table.length == 30
+    for language, first, last in (("de", "von Aktion 26 („", "bis Aktion 30 („"),
+                                  ("hu", "a(z) 26. lépéstől („", "a(z) 30. lépésig („")):
+        app.set_language(language)
+        tap("history:entry:25")
+        hint = find("history:take_back").parent.children[-1].text
+        assert first + lines[25].text(language) in hint and last + lines[29].text(language) in hint, hint
+        tap("list:close")
+        assert gone("history:take_back")
+    app.set_language("en")
+    tap("history:entry:29")
+    hint = find("history:take_back").parent.children[-1].text
+    assert hint == f"Action 30 will be taken back: “{lines[29].text('en')}”"
     tap("list:close")
     assert gone("history:take_back") and table.length == 30
     tap("history:entry:25")

@@ -179,15 +179,18 @@ class HistoryScreen(LiveScreen):
 
     def offer_take_back(self, number: int) -> ListView | None:
         """The dialog that takes the game back to entry ``number``: how many actions go, from which to
-        which, and the button that does it (none for the newest entry: nothing to take back)."""
+        which (by their numbers in the list, and what each said), and the button that does it (none for
+        the newest entry: nothing to take back)."""
         a = app()
         later = self.lines()[number:]
         if not later:
             return None
-        first, last = (theme.printable(later[i].text(a.lang)) for i in (0, -1))
+        first, last = later[0], later[-1]  # named by their numbers in the list: two may read alike ("Béla's turn")
+        texts = {"first": first.number, "last": last.number, "first_text": theme.printable(first.text(a.lang)),
+                 "last_text": theme.printable(last.text(a.lang))}
         view = ListView(title=a.t(a.lang, "ui.history.take_back_title", number=number))
-        hint = a.t(a.lang, "ui.history.take_back_hint", count=len(later), first=first, last=last) if len(later) > 1 \
-            else a.t(a.lang, "ui.history.take_back_one", first=first)
+        hint = a.t(a.lang, "ui.history.take_back_hint", count=len(later), **texts) if len(later) > 1 \
+            else a.t(a.lang, "ui.history.take_back_one", **texts)
         view.add_row(Caption(text=hint))
         button = RowButton(tap_id="history:take_back", text=a.t(a.lang, "ui.history.take_back"))
         button.bind(on_release=lambda *_: self._take_back(view, number))
