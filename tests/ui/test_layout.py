@@ -125,6 +125,24 @@ def too_small(app: Any) -> list[str]:
     return found
 
 
+def money_too_small(app: Any) -> list[str]:
+    """Every player's cash or fortune drawn smaller than twice the least size (ui.theme.MONEY), as
+    'who: size'; the numbers the table asks for most, read from across it."""
+    from kivy.core.window import Window
+
+    from ui import theme
+    from ui.screens.table import PlayerRow
+
+    least = app.unit * theme.MONEY - 0.5
+    found = []
+    for row in (w for root in Window.children for w in root.walk(restrict=True)):
+        if isinstance(row, PlayerRow) and shown(row):
+            for label in (row.ids.cash, row.ids.fortune):
+                if label.font_size < least:
+                    found.append(f"{row.tap_id} {label.text} at {label.font_size:.1f} px")
+    return found
+
+
 def broken_mid_word(app: Any) -> list[str]:
     """Every text in the window whose lines break inside a word ("Langua / ge"), as 'what: text'."""
     from kivy.core.window import Window
@@ -155,8 +173,34 @@ def test_no_text_is_smaller_than_3_mm_or_broken_mid_word_on_the_7_inch_display(a
     seen = []
     for name, bring in scenes().items():
         stage(app, bring, language, (800, 480), tmp_path / f"{name}.db")
-        seen += [f"{name}: {problem}" for problem in too_small(app) + broken_mid_word(app)]
+        seen += [f"{name}: {problem}" for problem in too_small(app) + broken_mid_word(app) + money_too_small(app)]
     assert not seen, "\n".join(seen[:30])
+
+
+LATE = {("tozsde", 4): 250, ("tozsde", 5): 300, ("tozsde", 6): 350, ("boerse", 4): 250}
+"""Games of four, five and six players (Tőzsde §2: up to six; Die Börse B1: up to four), played this many
+actions: late, when fortunes have five digits and the players hold many companies."""
+
+
+@pytest.mark.parametrize("language", ["de", "hu"])
+@pytest.mark.parametrize(("ruleset", "count"), sorted(LATE))
+def test_cash_and_fortune_are_twice_the_least_size_with_many_players_late_in_a_game(
+        app: Any, ruleset: str, count: int, language: str) -> None:
+    """Cash and fortune at 2 × 3 mm on the 7-inch display however many players, all game long: checked
+    every 25 actions of a bot's game, and every text of the players' rows within its place."""
+    app.lang = language
+    names = ["Anna", "Béla", "Csaba", "Dóra", "Endre", "Fruzsina"][:count]
+    table = new_game_dealt(app, {**GAMES[ruleset], "players": names})
+    rng = random.Random(f"{ruleset}-{count}")
+    seen: list[str] = []
+    while table.length < LATE[ruleset, count] and not table.state.finished:
+        app.session.act(bots.choose(table.game, rng))
+        frames(2)
+        if table.length % 25 == 0:
+            frames(3)  # a long sentence said smaller, a size a frame, and the rows above fitted to what is left
+            seen += [f"after action {table.length}: {p}" for p in money_too_small(app) + too_small(app) + spills(app)]
+    assert table.length >= LATE[ruleset, count] - 50, "the game ended early: too little to check"
+    assert not seen, "\n".join(seen[:10])
 
 
 def test_a_large_display_shows_the_market_the_board_and_every_action_at_once(app: Any, tmp_path: Any) -> None:

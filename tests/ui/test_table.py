@@ -220,7 +220,7 @@ def test_a_second_writer_is_shown_at_once(app: Any) -> None:
     frames()
     t = table(app)
     assert t.length == other.length and t.state.players[0].shares == {"Bau": 1}
-    assert "1× Bau" in find("player:0").text  # the one share notation (companion.text.holdings)
+    assert "1× Bau" in find("player:0").who  # the one share notation (companion.text.holdings)
     assert "elsewhere" in app.said
     other.close()
 
@@ -342,25 +342,28 @@ def test_the_dice_row_comes_back_as_the_same_buttons_turn_after_turn(app: Any) -
 
 
 def rows_fit(count: int) -> list[Any]:
-    """The players' rows on screen, each checked: its text within its row."""
+    """The players' rows on screen, each checked: its texts within its row."""
     rows = [find(f"player:{seat}") for seat in range(count)]
     for row in rows:
-        assert row.texture_size[1] <= row.height and row.texture_size[0] <= row.width, (row.text, row.size, row.texture_size, row.font_size)
+        for label in (row.ids.who, row.ids.cash, row.ids.fortune):
+            assert label.texture_size[1] <= row.height and label.right <= row.right + 1, (label.text, row.size, label.texture_size)
     return rows
 
 
 def test_six_players_are_all_shown_in_two_columns_on_the_7_inch_display(app: Any) -> None:
     """Every player's cash, fortune and shares readable at 800×480 with Tőzsde's most players (§2):
-    six rows of two lines would overlap, so the rows stand in two columns of three lines."""
+    six rows would leave cash and fortune small, so the rows stand in two columns, the name and the
+    shares over cash and fortune."""
     names = ["Anna", "Béla", "Csaba", "Dóra", "Endre", "Fruzsina"]
     t = new_game_dealt(app, {"ruleset": "tozsde", "players": names, "draw_by": "app"})
     rows = rows_fit(6)
-    assert rows[0].parent.cols == 2 and rows[0].font_size >= app.unit * 0.75
-    assert rows[0].text.count("\n") in (1, 2) and "Rubin" not in rows[0].text  # the amounts without the currency
-    assert str(t.state.players[0].cash // 1000) in rows[0].text
-    new_game_dealt(app, {"ruleset": "tozsde", "players": names[:4], "draw_by": "app"})  # one column: the rows as wide as they were
+    assert rows[0].parent.cols == 2 and not rows[0].beside and rows[0].ids.cash.font_size >= app.unit * 1.6
+    assert "\n" not in rows[0].who and "Rubin" not in rows[0].cash  # the amounts without the currency
+    assert rows[0].cash == app.number(t.state.players[0].cash)
+    new_game_dealt(app, {"ruleset": "tozsde", "players": names[:4], "draw_by": "app"})  # one column: beside
     rows = rows_fit(4)
-    assert rows[0].parent.cols == 1 and rows[0].font_size >= app.unit * 0.85 * 0.9
+    assert rows[0].parent.cols == 1 and rows[0].beside and rows[0].ids.who.font_size >= app.unit * 0.8
+    assert rows[0].ids.cash.font_size >= app.unit * 1.6 and rows[0].ids.cash.right < rows[0].ids.fortune.x
     assert "Rubin" in app.manager.get_screen("table").players_key  # the currency once, in the key
 
 

@@ -26,6 +26,7 @@ from kivy.clock import Clock
 from kivy.metrics import dp
 from kivy.properties import BooleanProperty, ListProperty, NumericProperty, StringProperty
 from kivy.uix.behaviors import ButtonBehavior
+from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
 from kivy.uix.screenmanager import Screen
 from kivy.uix.widget import Widget
@@ -45,37 +46,47 @@ ORDER = {group: rank for rank, group in enumerate(Group)}
 ROW_FONT = 0.85
 """The players' rows' text size in units, where it fits; never below :data:`ui.theme.LEAST`."""
 
-ROW_PAD = 0.2
-"""Room above and below a player's text, in units."""
+ROW_LEFT, ROW_RIGHT = 0.55, 0.2
+"""Room in a player's row left of its text (the figure's colour) and right of it, in units."""
 
-DIGIT = 0.56
-"""A digit's width as a part of its font size (Roboto), to size cash and fortune to their row's width."""
+MONEY_GAP = 0.4
+"""The gap between the name and the numbers and between cash and fortune, in units."""
+
+WHO_WIDTH = 6
+"""The least width left for the name and the shares beside cash and fortune, in units."""
 
 
-def fit_players(count: int, height: float, unit: float, spacing: float, width: float = 1e9,
-                money_chars: int = 15) -> tuple[int, float, float]:
-    """The columns, the font size and the size of cash and fortune (px) for ``count`` players' rows in
-    ``height`` × ``width`` px.
+def fit_players(count: int, height: float, width: float, unit: float, spacing: float,
+                money_width: float = 8.0) -> tuple[int, float, float]:
+    """The columns, the text size and the size of cash and fortune (px) for ``count`` players' rows in
+    ``height`` × ``width`` px; ``money_width``: how wide the widest cash and fortune are together at 1 px.
 
-    A row is the name with cash and fortune on one line, larger (up to :data:`ui.theme.MONEY` units),
-    and the shares under them; in two columns (six players) the name stands on a line of its own.
-    The text is :data:`ROW_FONT` units where it fits, at least :data:`ui.theme.LEAST` (into the rows'
-    padding), less only where a long sentence below makes the rows give way; cash and fortune
-    (``money_chars`` characters, as wide as digits) as large as the row's height and width let them be:
+    Up to four players stand in one column, a row each: the name over the shares at the left, cash and
+    fortune beside them as a column of large numbers each; five or six stand in two columns, the name and
+    the shares on one line over cash and fortune. The text is :data:`ROW_FONT` units where it fits, at
+    least :data:`ui.theme.LEAST`; cash and fortune as large as the row's height and width let them be, up
+    to :data:`ui.theme.MONEY` units (twice the least), less only where a long sentence below makes the
+    rows give way:
 
-    >>> [(c, round(f), round(m)) for c, f, m in (fit_players(n, 300, 20, 3, 390) for n in (2, 4, 6))]
-    [(1, 17, 30), (1, 17, 30), (2, 17, 21)]
+    >>> [(c, round(f), round(m)) for c, f, m in (fit_players(n, 186, 429, 20, 3, 5.6) for n in (4, 6))]
+    [(1, 17, 32), (2, 16, 32)]
+    >>> [(c, round(f), round(m)) for c, f, m in (fit_players(n, 100, 429, 20, 3, 5.6) for n in (4, 6))]
+    [(1, 9, 19), (2, 13, 13)]
     """
     least, largest = unit * theme.LEAST, unit * ROW_FONT
     columns = 1 if count <= 4 else 2
     rows = max((count + columns - 1) // columns, 1)
-    row = (height - (rows - 1) * spacing) / rows - unit * ROW_PAD
-    lines = 1 if columns == 1 else 2  # the lines at the text's size: shares (and the name in two columns)
-    fits = row / ((lines + 1) * theme.LINE)
-    font = max(least, min(largest, fits)) if fits >= least * 0.9 else fits  # less where the rows give way
-    across = (width / columns - unit * 0.9) / (money_chars * DIGIT + (4 if columns == 1 else 0))
-    money = max(font, min(unit * theme.MONEY, row / theme.LINE - lines * font, across))
-    return columns, font, money
+    row = (height - (rows - 1) * spacing) / rows
+    inner = (width - (columns - 1) * spacing) / columns - unit * (ROW_LEFT + ROW_RIGHT + MONEY_GAP)
+    fits = row / (2 * theme.LINE)  # two lines of text: the name and the shares, or a line and the numbers
+    if columns == 1:  # the name over the shares, the numbers beside them at the row's height
+        font = min(largest, fits) if fits >= least else fits  # less only where the rows give way
+        across = (inner - unit * (WHO_WIDTH + MONEY_GAP)) / money_width
+        money = min(unit * theme.MONEY, row / theme.LINE, across)
+    else:  # a line of the name and the shares, the numbers under it
+        font = min(least, fits)
+        money = min(unit * theme.MONEY, row / theme.LINE - font, inner / money_width)
+    return columns, font, max(money, font)
 
 
 GRID = 3
@@ -182,7 +193,7 @@ class TableScreen(Screen):
         self._player_rows: list[PlayerRow] = []
         self._players_shown: tuple[dict[str, Any], list[str]] | None = None
         self._board_view: tuple[dict[str, Any], list[str]] | None = None
-        self.ids.player_rows.bind(height=self._players_resized)
+        self.ids.player_rows.bind(size=self._players_resized)  # a new height, or width (the columns changed)
         self.ids.said.bind(width=self._said_resized, texture_size=self._said_drawn)
         self._cells: list[MarketCell] = []
         self._buttons: list[ChoiceButton] = []
@@ -257,46 +268,55 @@ class TableScreen(Screen):
         return turn_roll(recent, player)
 
     def _draw_players(self, view: dict[str, Any], colours: list[str]) -> None:
-        """One row a player, in order of play from the starting player (``view["order"]``): the name, cash and
-        fortune large, the shares in the one share notation (:func:`companion.text.holdings`), any credit."""
+        """One row a player, in order of play from the starting player (``view["order"]``): the name and the
+        shares in the one share notation (:func:`companion.text.holdings`, as many as the row has room for;
+        all of them in the player's list, :func:`ui.owners.show_player`), cash and fortune large."""
         a = app()
         lang = a.lang
         current = view["turn"]["player"]
         self._players_shown = view, colours
         currency = a.money(0).replace(a.number(0), "", 1).strip()
         fortune = a.t(lang, "ui.table.fortune") + (f" ({currency})" if currency else "")
-        self.players_key = f"{a.t(lang, 'ui.table.cash')} · {fortune} · {a.t(lang, 'ui.table.shares')}"
+        self.players_key = (f"{a.t(lang, 'ui.table.shares')} · {a.t(lang, 'ui.table.cash')} · "
+                            f"[color={theme.hex_colour(theme.FORTUNE)}]{fortune}[/color]")
         grid = self.ids.player_rows
         by_seat = {p["seat"]: p for p in view["players"]}
         seats = [s for s in view.get("order") or [] if s in by_seat]
         players = [by_seat[s] for s in seats] + [p for p in view["players"] if p["seat"] not in seats]
-        widest = max((len(f"{a.number(p['cash'])} · {a.number(p['fortune'])}") for p in players), default=1)
-        columns, font, money = fit_players(len(players), grid.height, a.unit, grid.spacing[1], grid.width, widest)
+        unit = a.unit
+        plain = measure.extents_for(unit)
+        cash_1 = max((plain(a.number(p["cash"]))[0] for p in players), default=unit) / unit
+        fortune_1 = max((plain(a.number(p["fortune"]))[0] for p in players), default=unit) / unit
+        columns, font, money = fit_players(len(players), grid.height, grid.width, unit, grid.spacing[1],
+                                           cash_1 + fortune_1)
         self.player_columns = columns
-        after_name = "  "
-        if columns == 2:  # three lines a row: the name beside cash and fortune where they fit, else above them
-            room = grid.width / 2 - a.unit * 1.5  # the row's text room (PlayerRow) with a margin for wrapping
-            plain, bold = measure.extents_for(font), measure.extents_for(font, True)
-            lines = 2 if all(bold(p["name"] + "  ")[0] + plain(f"{a.number(p['cash'])} · {a.number(p['fortune'])}")[0]
-                             <= room for p in players) else 3
-            after_name = "  " if lines == 2 else "\n"
-            if any(plain(text.holdings(p["shares"], lang))[0] > room for p in players):
-                lines += 1  # a long line of shares takes two
-            rows_high = (grid.height - 2 * grid.spacing[1]) / 3 - a.unit * ROW_PAD
-            font = money = min(font, rows_high / (lines * theme.LINE))
+        large = measure.extents_for(money)  # as drawn: a width scaled from another size may be a px short
+        cash_width = max((large(a.number(p["cash"]))[0] for p in players), default=0) + 2
+        fortune_width = max((large(a.number(p["fortune"]))[0] for p in players), default=0) + 2
+        beside = columns == 1
+        room = (grid.width - (columns - 1) * grid.spacing[0]) / columns - unit * (ROW_LEFT + ROW_RIGHT)
+        if beside:
+            room -= cash_width + fortune_width + 2 * unit * MONEY_GAP
+        plain, bold = measure.extents_for(font), measure.extents_for(font, True)
         rows = reuse(grid, self._player_rows, len(players), PlayerRow)
         for row, p in zip(rows, players):
-            shares = text.holdings(p["shares"], lang)
             out = f" ({a.t(lang, 'ui.table.out')})" if p["status"] == "out" else ""
             credit = f"{a.t(lang, 'ui.table.credit')} {a.number(p['credit'])} · " if p["credit"] else ""
-            amounts = f"[size={round(money)}]{a.number(p['cash'])} · {a.number(p['fortune'])}[/size]"
-            row.text = f"[b]{p['name']}[/b]{out}{after_name}{amounts}\n{credit}{shares}"
-            row.font_size = font
+            name = f"[b]{p['name']}[/b]{out}"
+            left = room - 2 if beside else room - bold(p["name"] + out + "  ")[0] - 2
+            if beside:  # the name alone on its line, whether the player is out on the next
+                second = f"{out.strip()} {credit}" if out else credit
+                row.who = f"[b]{p['name']}[/b]\n{second}{shortened(p['shares'], lang, left - plain(second)[0], plain)}"
+            else:
+                row.who = f"{name}  {credit}{shortened(p['shares'], lang, left - plain(credit)[0], plain)}"
+            row.cash, row.fortune = a.number(p["cash"]), a.number(p["fortune"])
+            row.font, row.money_font, row.beside = font, money, beside
+            row.cash_width, row.fortune_width = cash_width, fortune_width
             row.colour = list(theme.figure(colours[p["seat"]] if p["seat"] < len(colours) else None))
             row.current = p["seat"] == current
             row.tap_id, row.seat = f"player:{p['seat']}", p["seat"]
 
-    def _players_resized(self, grid: Widget, height: float) -> None:
+    def _players_resized(self, grid: Widget, size: Any) -> None:
         """The rows' room changed (the window, or a long sentence below): fit them again."""
         if self._players_shown is not None and self.manager is not None:
             self._draw_players(*self._players_shown)
@@ -507,11 +527,41 @@ def reuse(parent: Widget, kept: list[W], count: int, make: Callable[[], W]) -> l
     return kept
 
 
-class PlayerRow(ButtonBehavior, Label):
-    """One player: the figure's colour at the left, name, cash, fortune, credit, shares; a tap shows
-    the player's shares with their values (:func:`ui.owners.show_player`)."""
+class PlayerRow(ButtonBehavior, BoxLayout):
+    """One player: the figure's colour at the left, the name and the shares (``who``), cash and fortune as
+    large numbers (beside them in one column of rows, under them in two); a tap shows the player's shares
+    with their values (:func:`ui.owners.show_player`). Its look: ``table.kv``."""
 
+    who = StringProperty("")
+    cash = StringProperty("")
+    fortune = StringProperty("")
+    font = NumericProperty(16)
+    money_font = NumericProperty(32)
+    cash_width = NumericProperty(0)
+    fortune_width = NumericProperty(0)
+    beside = BooleanProperty(True)
+    """Cash and fortune beside the name and the shares (one column of rows), else under them."""
     colour = ListProperty(list(theme.BUTTON))
     current = BooleanProperty(False)
     tap_id = StringProperty("")
     seat = NumericProperty(-1)
+
+
+def shortened(shares: dict[str, int], language: str, room: float, measure: Callable[[str], tuple[int, int]]) -> str:
+    """A player's shares in the one share notation (:func:`companion.text.holdings`), as many as ``room`` px
+    has room for, the companies in order, then "…" for the rest.
+
+    >>> shortened({"7": 2, "11": 4, "3": 1}, "en", 80, lambda t: (len(t) * 10, 20))
+    '2× 7 · …'
+    >>> shortened({"7": 2}, "en", 80, lambda t: (len(t) * 10, 20))
+    '2× 7'
+    """
+    held = [(c, n) for c, n in shares.items() if n]
+    whole = text.holdings(dict(held), language)
+    if measure(whole)[0] <= room:
+        return whole
+    for count in range(len(held) - 1, 0, -1):
+        part = text.holdings(dict(held[:count]), language) + " · …"
+        if measure(part)[0] <= room:
+            return part
+    return "…"
