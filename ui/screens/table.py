@@ -4,8 +4,10 @@ and the legal actions as large buttons with their amounts.
 Every number comes from ``Table.view()`` and every button from the engine's
 described choices (:func:`companion.describe.describe`); the screen prices
 nothing itself. A choice with one free parameter is a row of buttons (the
-die's six faces, the packages to pick) or, for trading, one button for the
-usual count and a "More…" for the others; a choice with several parameters
+die's six faces, the packages to pick) or a button for each value (a trade's
+counts, a credit's amounts) where the rows have room for every action; else
+a button for its first value and the others behind one "More…", with the
+rare choices too on a small display; a choice with several parameters
 opens the dialog of the form it takes, driven by its limits (:mod:`ui.screens.choice_dialogs`).
 
 With GPIO buttons that select (next, previous, confirm; :mod:`ui.devices`),
@@ -14,7 +16,8 @@ the button that does what confirm would do wears a ring: the adapter
 each button here knows the choice and value it was made from, so the two
 meet on the engine's description, never on a label. The actions row
 scrolls to the ringed button. "More…" never holds what confirm takes: a
-choice's first value, the one confirm takes, is on the choice's own button.
+choice's first value, the one confirm takes, is on the choice's own button,
+and with such buttons no choice stands behind "More…" as a whole.
 """
 
 from __future__ import annotations
@@ -117,6 +120,32 @@ def gridded(described: list[Described]) -> dict[str, int]:
     return {kind: rank for rank, kind in enumerate(sorted(counts, key=lambda k: counts[k]))}
 
 
+def rare(d: Described) -> bool:
+    """A choice seldom made: borrowing and paying back (the likely ones are the die, buying and selling,
+    and ending the turn); on the 7-inch display it stands behind "More…" where the rows have no room for it."""
+    return d.group == Group.LOANS and not d.usual
+
+
+def rows_needed(buttons: list[dict[str, Any]], width: float, most: int, gap: float) -> int:
+    """How many rows ``buttons`` take in a row ``width`` px wide with ``gap`` between them, laid out as
+    :class:`ui.widgets.Rows` lays them (a button ``size_hint`` wide of the row, else ``width`` px); counted
+    up to ``most`` + 1.
+
+    >>> rows_needed([{"size_hint": (0.45, None), "width": None}] * 3 + [{"size_hint": (None, None), "width": 50}], 400, 2, 4)
+    2
+    """
+    rows, used = 1, 0.0
+    for button in buttons:
+        hint = button["size_hint"][0]
+        wide = hint * width if hint is not None else button["width"]
+        if used and used + gap + wide > width + 0.5:
+            rows, used = rows + 1, 0.0
+            if rows > most:
+                break
+        used += (gap if used else 0) + wide
+    return rows
+
+
 def tap_name(d: Described, value: Any = None) -> str:
     """The test name of an action button: ``act:<type>[:<fixed values>][:<value>]``, e.g. ``act:buy:7``."""
     parts = ["act", d.choice.type, *(str(v) for k, v in d.choice.fixed.items())]
@@ -199,6 +228,7 @@ class TableScreen(Screen):
         self._buttons: list[ChoiceButton] = []
         self._made: dict[str, ChoiceButton] = {}  # every action button made, by its tap id
         self._shown_actions: tuple[str, ...] = ()
+        self._plain = True  # no GPIO buttons when the actions were last drawn (the rare ones may stand behind "More…")
         app().bind(selection=lambda *_: self.show_selection())
         self.ids.panel.bind(board_shown=self._board_toggled, both=self._board_in_view)
 
@@ -373,55 +403,80 @@ class TableScreen(Screen):
         described = sorted(described, key=lambda d: (not d.usual, ORDER.get(d.group, 9), grid.get(d.choice.type, -1)))
         unit = a.unit
         height = unit * theme.TARGET
-        wanted: list[dict[str, Any]] = []
-
         narrow = min(1.0, unit * NARROW / max(self.width, 1.0))  # a wider window: more buttons a row
-
-        def add(tap_id: str, text: str, run: Callable[[], Any], colour: Any = theme.BUTTON, width: float | None = None,
-                share: float = 0.325, stands: tuple[Choice, Any] | None = None) -> None:
-            font = 1.05 if share < 0.35 else 0.85
-            wanted.append({"tap_id": tap_id, "text": theme.printable(text), "colour": list(colour), "run": run,
-                           "size_hint": (None if width else share * narrow, None), "height": height,
-                           "base_font": unit * (theme.LEAST if share < GRID_SHARE * 1.1 else font), "width": width,
-                           "stands_for": stands})
-
-        if table.state.finished:  # the ranking and the chart, again after a look at the table
-            add("table:end", a.t(a.lang, "ui.end.show"), lambda: setattr(a.manager, "current", "end"), theme.GOOD)
-            described = []
+        finished = table.state.finished
         per_value = table.game.rules.per_value_types  # one button per allowed value
-        for d in described:
-            colour = theme.GOOD if d.usual else theme.BUTTON
-            if d.dialog is not None:
-                add(tap_name(d), d.label, partial(self.open_dialog, d), colour, stands=(d.choice, None))
-            elif d.param is not None and d.options and d.choice.type in per_value:
-                wide = any(len(o.label) > 3 for o in d.options)
-                for option in d.options:
-                    add(tap_name(d, option.value), option.label, partial(self.choose, d, option.value),
-                        theme.PRIMARY if d.group == Group.DICE else colour, None if wide else height,
-                        stands=(d.choice, option.value))
-                if d.choice.type == "roll":
-                    add("act:app_die", a.t(a.lang, "ui.table.roll_app"), a.session.virtual_roll, theme.PRIMARY,
-                        height * 2.2, stands=(d.choice, Confirm.ROLL))
-            elif d.param is not None and d.options and d.choice.type in grid:  # one tap, the choice's own label
-                first = d.options[0]
-                add(tap_name(d), d.label, partial(self.choose, d, first.value), colour, share=GRID_SHARE,
-                    stands=(d.choice, first.value))
-                if len(d.options) > 1:
-                    add(tap_name(d) + ":more", a.t(a.lang, "ui.table.more"), partial(self.open_options, d),
-                        theme.BUTTON, share=GRID_SHARE)
-            elif d.param is not None and d.options:
-                first = d.options[0]
-                # the label on one line above its amount, at the least size at most: two lines fit a button
-                label = measure.extents_for(unit * theme.LEAST)(theme.printable(d.label))[0] + unit * 0.6 + 4
-                add(tap_name(d), f"{d.label}\n{first.label}", partial(self.choose, d, first.value), colour,
-                    share=min(max(0.37, label / max(self.width - unit, 1.0) / narrow), 1.0),
-                    stands=(d.choice, first.value))
-                if len(d.options) > 1:
-                    add(tap_name(d) + ":more", a.t(a.lang, "ui.table.more"), partial(self.open_options, d),
-                        theme.BUTTON, height * 1.6)
-            else:
-                amount = f" — {a.money(d.amount)}" if d.amount is not None else ""
-                add(tap_name(d), d.label + amount, partial(self.choose, d, None), colour, stands=(d.choice, None))
+        more = a.t(a.lang, "ui.table.more")
+
+        def build(every: bool, rare_behind: bool) -> tuple[list[dict[str, Any]], list[tuple[Described, Any]]]:
+            """The buttons, and what stands behind "More…" (a choice and its value, None for a fixed
+            choice or a dialog): ``every`` value its own button, or only each choice's first; the rare
+            choices (:func:`rare`) behind "More…" too where ``rare_behind``."""
+            wanted: list[dict[str, Any]] = []
+            behind: list[tuple[Described, Any]] = []
+
+            def add(tap_id: str, text: str, run: Callable[[], Any], colour: Any = theme.BUTTON,
+                    width: float | None = None, share: float = 0.325, stands: tuple[Choice, Any] | None = None) -> None:
+                font = 1.05 if share < 0.35 else 0.85
+                wanted.append({"tap_id": tap_id, "text": theme.printable(text), "colour": list(colour), "run": run,
+                               "size_hint": (None if width else share * narrow, None), "height": height,
+                               "base_font": unit * (theme.LEAST if share < GRID_SHARE * 1.1 else font), "width": width,
+                               "stands_for": stands})
+
+            def two_lines(text: str) -> float:
+                """The share of the row a button takes whose longer line is ``text`` at the least size at most."""
+                wide = measure.extents_for(unit * theme.LEAST)(theme.printable(text))[0] + unit * 0.6 + 4
+                return float(min(max(0.37, wide / max(self.width - unit, 1.0) / narrow), 1.0))
+
+            if finished:  # the ranking and the chart, again after a look at the table
+                add("table:end", a.t(a.lang, "ui.end.show"), lambda: setattr(a.manager, "current", "end"), theme.GOOD)
+            for d in [] if finished else described:
+                colour = theme.GOOD if d.usual else theme.BUTTON
+                if rare_behind and rare(d):
+                    behind += [(d, o.value) for o in d.options] if d.param is not None and d.options else [(d, None)]
+                elif d.dialog is not None:
+                    add(tap_name(d), d.label, partial(self.open_dialog, d), colour, stands=(d.choice, None))
+                elif d.param is not None and d.options and d.choice.type in per_value:
+                    wide = any(len(o.label) > 3 for o in d.options)
+                    for option in d.options:
+                        add(tap_name(d, option.value), option.label, partial(self.choose, d, option.value),
+                            theme.PRIMARY if d.group == Group.DICE else colour, None if wide else height,
+                            stands=(d.choice, option.value))
+                    if d.choice.type == "roll":
+                        add("act:app_die", a.t(a.lang, "ui.table.roll_app"), a.session.virtual_roll, theme.PRIMARY,
+                            height * 2.2, stands=(d.choice, Confirm.ROLL))
+                elif d.param is not None and d.options:
+                    first, rest = d.options[0], d.options[1:]
+                    if d.choice.type in grid:  # one tap, the choice's own label
+                        add(tap_name(d), d.label, partial(self.choose, d, first.value), colour, share=GRID_SHARE,
+                            stands=(d.choice, first.value))
+                    else:  # the label on one line above its amount
+                        add(tap_name(d), f"{d.label}\n{first.label}", partial(self.choose, d, first.value), colour,
+                            share=two_lines(d.label), stands=(d.choice, first.value))
+                    for option in rest if every else []:  # each other value its own button, after the first
+                        text = f"{d.label}\n{option.label}" if d.choice.type in grid else option.label
+                        add(tap_name(d, option.value), text, partial(self.choose, d, option.value), theme.BUTTON,
+                            share=two_lines(text.split("\n")[0]) if d.choice.type in grid else GRID_SHARE * 1.2,
+                            stands=(d.choice, option.value))
+                    if not every:
+                        behind += [(d, o.value) for o in rest]
+                else:
+                    amount = f" — {a.money(d.amount)}" if d.amount is not None else ""
+                    add(tap_name(d), d.label + amount, partial(self.choose, d, None), colour, stands=(d.choice, None))
+            if behind:  # one "More…", last: every value and choice not shown, each its own button there
+                add("act:more", more, partial(self.open_more, behind), theme.BUTTON, height * 1.6)
+            return wanted, behind
+
+        # every action in view where the rows have room (three on a large display, two on the 7-inch one):
+        # each value its own button; else each choice's first value, the others behind one "More…"; else
+        # the rare choices behind it too, unless GPIO buttons may ring any choice (the list scrolls to it)
+        room = (self.width - unit * 0.6 - 2 * self.ring_out, 3 if self.ids.panel.both else 2)
+        self._plain = a.selection is None
+        plans = ((True, False), (False, False), (False, True)) if self._plain else ((True, False), (False, False))
+        for every, rare_behind in plans:
+            wanted, behind = build(every, rare_behind)
+            if rows_needed(wanted, *room, unit * 0.25) <= room[1]:
+                break
         shown = tuple(spec["tap_id"] for spec in wanted)
         if shown != self._shown_actions:  # other choices now: the list from its top, the usual one first
             self._shown_actions = shown
@@ -455,6 +510,9 @@ class TableScreen(Screen):
         """The ring on the action button that does what the hardware's confirm does, scrolled into view;
         no ring without such buttons (``app.selection`` None) or when no button does it."""
         unit, target = app().unit, app().selection
+        if (target is None) != self._plain and app().session.table is not None:
+            self.refresh()  # GPIO buttons came or went: the rare choices in the list, or behind "More…"
+            return
         wanted = None if target is None else stands_for(target)
         ringed = next((b for b in self._buttons if wanted is not None and b.stands_for == wanted), None)
         self.ring_out = 0 if target is None else unit * theme.RING_OUT
@@ -491,19 +549,29 @@ class TableScreen(Screen):
     def redo(self) -> None:
         banker.redo()
 
-    def open_options(self, d: Described) -> None:
-        """Every allowed value of a choice as its own button (e.g. 1 or 2 shares with their prices)."""
+    def open_more(self, behind: list[tuple[Described, Any]]) -> None:
+        """What "More…" holds: each choice's other values and the rare choices, each its own button
+        (a choice's label over the value's), in the order of the action list."""
         a = app()
-        view = ChoiceView(title=d.label, columns=2, has_ok=False)
-        for option in d.options:
-            button = RowButton(tap_id=f"{tap_name(d)}:{option.value}", text=theme.printable(option.label))
-            button.bind(on_release=partial(self._chosen, view, d, option.value))
+        view = ChoiceView(title=a.t(a.lang, "ui.table.more").rstrip("…."), columns=2, has_ok=False)
+        for d, value in behind:
+            option = next((o for o in d.options if o.value == value), None) if value is not None else None
+            if option is not None:
+                text, tap_id = f"{d.label}\n{option.label}", f"{tap_name(d)}:{value}"
+            else:
+                text = d.label + (f" — {a.money(d.amount)}" if d.amount is not None else "")
+                tap_id = tap_name(d)
+            button = RowButton(tap_id=tap_id, text=theme.printable(text), base_font=a.unit * 0.85)
+            button.bind(on_release=partial(self._chosen, view, d, value))
             view.ids.rows.add_widget(button)
         view.open()
 
     def _chosen(self, view: ChoiceView, d: Described, value: Any, *_: Any) -> None:
         view.dismiss()
-        self.choose(d, value)
+        if value is None and d.dialog is not None:
+            self.open_dialog(d)
+        else:
+            self.choose(d, value)
 
     def open_dialog(self, d: Described) -> None:
         """The dialog of the form ``d`` takes; chance the app deals opens none, the table deals it."""
