@@ -15,12 +15,13 @@ valuation, docs/state.md), the rest from the player's entry; nothing is priced h
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Sequence
 
+from kivy.core.window import Window
 from kivy.properties import StringProperty
 from kivy.uix.boxlayout import BoxLayout
 
-from ui import theme
+from ui import measure, theme
 from ui.app import load_kv
 from ui.widgets import ListView, app
 
@@ -55,12 +56,42 @@ def _view() -> dict[str, Any] | None:
     return None if table is None else table.view().game
 
 
+class HoldingsView(ListView):
+    """The list of who holds what, as large as its lines (``owners.kv``): no empty room round a few lines on a
+    large display; at most the list's usual size, scrolling beyond it."""
+
+
+LINE_HIGH, LINE_GAP, PAD, TITLE = 1.6, 0.3, 0.5, theme.BIG
+"""A line's height and the gap between lines, the list's padding and its title's size, in units (``owners.kv``,
+the ``ListView`` rule in ``start.kv``)."""
+
+
+def fitted_size(unit: float, window: tuple[float, float], texts: Sequence[tuple[float, float]], title: float,
+                ) -> tuple[float, float]:
+    """The list's width and height (px) for lines of ``texts`` (what and amount, their widths in px) under a
+    title ``title`` px wide: as large as they are, at most 94 % of the ``window``, at least 40 % of its width.
+
+    >>> fitted_size(30, (1920, 1080), [(200, 150), (120, 150)], 400)
+    (768.0, 294.9)
+    """
+    widest = max([what + amount + unit * (PAD + 0.3) for what, amount in texts] + [title])
+    width = min(window[0] * 0.94, max(window[0] * 0.4, widest + unit * (2 * PAD + 1)))
+    count = len(texts)
+    height = (unit * (2 * PAD + TITLE * theme.LINE + 0.3 + 2 * LINE_GAP + theme.TARGET)
+              + count * unit * LINE_HIGH + (count - 1) * unit * LINE_GAP)
+    return width, min(window[1] * 0.94, height)
+
+
 def _open(title: str, lines: list[tuple[str, str]], tap_id: str) -> ListView:
     load_kv("owners.kv")
-    view = ListView(title=theme.printable(title))
+    a = app()
+    view = HoldingsView(title=theme.printable(title))
     view.tap_id = tap_id
+    plain, bold = measure.extents_for(a.unit), measure.extents_for(a.unit, True)
     for what, amount in lines:
         view.add_row(HoldingLine(what=theme.printable(what), amount=amount))
+    texts = [(plain(theme.printable(what))[0], bold(amount)[0]) for what, amount in lines]
+    view.size = fitted_size(a.unit, Window.size, texts, measure.extents_for(a.unit * TITLE, True)(view.title)[0])
     view.open()
     return view
 

@@ -47,7 +47,7 @@ SAID_ROOM = 3.7
 SAID_PAD = 0.2
 """Room round what just happened, in units, within :data:`SAID_ROOM`."""
 
-SAID_SIZES = (0.95, 0.85, 0.75)
+SAID_SIZES = (0.95, 0.85, LEAST)
 """What just happened is this large (units): the first size at which it fits :data:`SAID_ROOM`; at the last,
 a sentence too long for the room takes more."""
 
@@ -68,6 +68,8 @@ BAD: RGBA = (0.72, 0.18, 0.18, 1)
 TEXT: RGBA = (0.95, 0.95, 0.95, 1)
 MUTED: RGBA = (0.70, 0.72, 0.76, 1)
 SELECTED: RGBA = (0.95, 0.75, 0.15, 1)
+FORTUNE: RGBA = (0.98, 0.80, 0.35, 1)
+"""The fortune in the players' rows and in their key: told from cash at a glance."""
 RING: RGBA = (1.0, 0.84, 0.0, 1)
 """The ring on the action button the hardware buttons' confirm takes: bright yellow. Part of it lies
 outside the button, on the dark background, so it stands out whatever the button's colour."""
@@ -104,6 +106,15 @@ def printable(text: str) -> str:
     for missing, drawn in MISSING_GLYPHS.items():
         text = text.replace(missing, drawn)
     return text
+
+
+def hex_colour(colour: RGBA) -> str:
+    """``colour`` as markup writes it (``[color=…]``).
+
+    >>> hex_colour((1.0, 0.5, 0.0, 1))
+    'ff8000'
+    """
+    return "".join(f"{round(c * 255):02x}" for c in colour[:3])
 
 
 def figure(name: str | None) -> RGBA:

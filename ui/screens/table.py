@@ -4,8 +4,10 @@ and the legal actions as large buttons with their amounts.
 Every number comes from ``Table.view()`` and every button from the engine's
 described choices (:func:`companion.describe.describe`); the screen prices
 nothing itself. A choice with one free parameter is a row of buttons (the
-die's six faces, the packages to pick) or, for trading, one button for the
-usual count and a "More…" for the others; a choice with several parameters
+die's six faces, the packages to pick) or a button for each value (a trade's
+counts, a credit's amounts) where the rows have room for every action; else
+a button for its first value and the others behind one "More…", with the
+rare choices too on a small display; a choice with several parameters
 opens the dialog of the form it takes, driven by its limits (:mod:`ui.screens.choice_dialogs`).
 
 With GPIO buttons that select (next, previous, confirm; :mod:`ui.devices`),
@@ -14,7 +16,8 @@ the button that does what confirm would do wears a ring: the adapter
 each button here knows the choice and value it was made from, so the two
 meet on the engine's description, never on a label. The actions row
 scrolls to the ringed button. "More…" never holds what confirm takes: a
-choice's first value, the one confirm takes, is on the choice's own button.
+choice's first value, the one confirm takes, is on the choice's own button,
+and with such buttons no choice stands behind "More…" as a whole.
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ from kivy.clock import Clock
 from kivy.metrics import dp
 from kivy.properties import BooleanProperty, ListProperty, NumericProperty, StringProperty
 from kivy.uix.behaviors import ButtonBehavior
+from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
 from kivy.uix.screenmanager import Screen
 from kivy.uix.widget import Widget
@@ -45,37 +49,47 @@ ORDER = {group: rank for rank, group in enumerate(Group)}
 ROW_FONT = 0.85
 """The players' rows' text size in units, where it fits; never below :data:`ui.theme.LEAST`."""
 
-ROW_PAD = 0.2
-"""Room above and below a player's text, in units."""
+ROW_LEFT, ROW_RIGHT = 0.55, 0.2
+"""Room in a player's row left of its text (the figure's colour) and right of it, in units."""
 
-DIGIT = 0.56
-"""A digit's width as a part of its font size (Roboto), to size cash and fortune to their row's width."""
+MONEY_GAP = 0.4
+"""The gap between the name and the numbers and between cash and fortune, in units."""
+
+WHO_WIDTH = 6
+"""The least width left for the name and the shares beside cash and fortune, in units."""
 
 
-def fit_players(count: int, height: float, unit: float, spacing: float, width: float = 1e9,
-                money_chars: int = 15) -> tuple[int, float, float]:
-    """The columns, the font size and the size of cash and fortune (px) for ``count`` players' rows in
-    ``height`` × ``width`` px.
+def fit_players(count: int, height: float, width: float, unit: float, spacing: float,
+                money_width: float = 8.0) -> tuple[int, float, float]:
+    """The columns, the text size and the size of cash and fortune (px) for ``count`` players' rows in
+    ``height`` × ``width`` px; ``money_width``: how wide the widest cash and fortune are together at 1 px.
 
-    A row is the name with cash and fortune on one line, larger (up to :data:`ui.theme.MONEY` units),
-    and the shares under them; in two columns (six players) the name stands on a line of its own.
-    The text is :data:`ROW_FONT` units where it fits, at least :data:`ui.theme.LEAST` (into the rows'
-    padding), less only where a long sentence below makes the rows give way; cash and fortune
-    (``money_chars`` characters, as wide as digits) as large as the row's height and width let them be:
+    Up to four players stand in one column, a row each: the name over the shares at the left, cash and
+    fortune beside them as a column of large numbers each; five or six stand in two columns, the name and
+    the shares on one line over cash and fortune. The text is :data:`ROW_FONT` units where it fits, at
+    least :data:`ui.theme.LEAST`; cash and fortune as large as the row's height and width let them be, up
+    to :data:`ui.theme.MONEY` units (twice the least), less only where a long sentence below makes the
+    rows give way:
 
-    >>> [(c, round(f), round(m)) for c, f, m in (fit_players(n, 300, 20, 3, 390) for n in (2, 4, 6))]
-    [(1, 17, 30), (1, 17, 30), (2, 17, 21)]
+    >>> [(c, round(f), round(m)) for c, f, m in (fit_players(n, 186, 429, 20, 3, 5.6) for n in (4, 6))]
+    [(1, 17, 32), (2, 16, 32)]
+    >>> [(c, round(f), round(m)) for c, f, m in (fit_players(n, 100, 429, 20, 3, 5.6) for n in (4, 6))]
+    [(1, 9, 19), (2, 13, 13)]
     """
     least, largest = unit * theme.LEAST, unit * ROW_FONT
     columns = 1 if count <= 4 else 2
     rows = max((count + columns - 1) // columns, 1)
-    row = (height - (rows - 1) * spacing) / rows - unit * ROW_PAD
-    lines = 1 if columns == 1 else 2  # the lines at the text's size: shares (and the name in two columns)
-    fits = row / ((lines + 1) * theme.LINE)
-    font = max(least, min(largest, fits)) if fits >= least * 0.9 else fits  # less where the rows give way
-    across = (width / columns - unit * 0.9) / (money_chars * DIGIT + (4 if columns == 1 else 0))
-    money = max(font, min(unit * theme.MONEY, row / theme.LINE - lines * font, across))
-    return columns, font, money
+    row = (height - (rows - 1) * spacing) / rows
+    inner = (width - (columns - 1) * spacing) / columns - unit * (ROW_LEFT + ROW_RIGHT + MONEY_GAP)
+    fits = row / (2 * theme.LINE)  # two lines of text: the name and the shares, or a line and the numbers
+    if columns == 1:  # the name over the shares, the numbers beside them at the row's height
+        font = min(largest, fits) if fits >= least else fits  # less only where the rows give way
+        across = (inner - unit * (WHO_WIDTH + MONEY_GAP)) / money_width
+        money = min(unit * theme.MONEY, row / theme.LINE, across)
+    else:  # a line of the name and the shares, the numbers under it
+        font = min(least, fits)
+        money = min(unit * theme.MONEY, row / theme.LINE - font, inner / money_width)
+    return columns, font, max(money, font)
 
 
 GRID = 3
@@ -112,6 +126,32 @@ def gridded(described: list[Described]) -> dict[str, int]:
     if sum(counts.values()) < GRID:
         return {}
     return {kind: rank for rank, kind in enumerate(sorted(counts, key=lambda k: counts[k]))}
+
+
+def rare(d: Described) -> bool:
+    """A choice seldom made: borrowing and paying back (the likely ones are the die, buying and selling,
+    and ending the turn); on the 7-inch display it stands behind "More…" where the rows have no room for it."""
+    return d.group == Group.LOANS and not d.usual
+
+
+def rows_needed(buttons: list[dict[str, Any]], width: float, most: int, gap: float) -> int:
+    """How many rows ``buttons`` take in a row ``width`` px wide with ``gap`` between them, laid out as
+    :class:`ui.widgets.Rows` lays them (a button ``size_hint`` wide of the row, else ``width`` px); counted
+    up to ``most`` + 1.
+
+    >>> rows_needed([{"size_hint": (0.45, None), "width": None}] * 3 + [{"size_hint": (None, None), "width": 50}], 400, 2, 4)
+    2
+    """
+    rows, used = 1, 0.0
+    for button in buttons:
+        hint = button["size_hint"][0]
+        wide = hint * width if hint is not None else button["width"]
+        if used and used + gap + wide > width + 0.5:
+            rows, used = rows + 1, 0.0
+            if rows > most:
+                break
+        used += (gap if used else 0) + wide
+    return rows
 
 
 def tap_name(d: Described, value: Any = None) -> str:
@@ -190,13 +230,14 @@ class TableScreen(Screen):
         self._player_rows: list[PlayerRow] = []
         self._players_shown: tuple[dict[str, Any], list[str]] | None = None
         self._board_view: tuple[dict[str, Any], list[str]] | None = None
-        self.ids.player_rows.bind(height=self._players_resized)
+        self.ids.player_rows.bind(size=self._players_resized)  # a new height, or width (the columns changed)
         self.ids.said.bind(width=self._said_resized, texture_size=self._said_drawn)
         self._cells: list[MarketCell] = []
         self._buttons: list[ChoiceButton] = []
         self._made: dict[str, ChoiceButton] = {}  # the action buttons, by the tap id each stood for last
         Clock.schedule_once(lambda _dt: Clock.schedule_interval(self._make_spare, 0), 0)  # after the first frame
         self._shown_actions: tuple[str, ...] = ()
+        self._plain = True  # no GPIO buttons when the actions were last drawn (the rare ones may stand behind "More…")
         app().bind(selection=lambda *_: self.show_selection())
         self.ids.panel.bind(board_shown=self._board_toggled, both=self._board_in_view)
 
@@ -266,46 +307,55 @@ class TableScreen(Screen):
         return turn_roll(recent, player)
 
     def _draw_players(self, view: dict[str, Any], colours: list[str]) -> None:
-        """One row a player, in order of play from the starting player (``view["order"]``): the name, cash and
-        fortune large, the shares in the one share notation (:func:`companion.text.holdings`), any credit."""
+        """One row a player, in order of play from the starting player (``view["order"]``): the name and the
+        shares in the one share notation (:func:`companion.text.holdings`, as many as the row has room for;
+        all of them in the player's list, :func:`ui.owners.show_player`), cash and fortune large."""
         a = app()
         lang = a.lang
         current = view["turn"]["player"]
         self._players_shown = view, colours
         currency = a.money(0).replace(a.number(0), "", 1).strip()
         fortune = a.t(lang, "ui.table.fortune") + (f" ({currency})" if currency else "")
-        self.players_key = f"{a.t(lang, 'ui.table.cash')} · {fortune} · {a.t(lang, 'ui.table.shares')}"
+        self.players_key = (f"{a.t(lang, 'ui.table.shares')} · {a.t(lang, 'ui.table.cash')} · "
+                            f"[color={theme.hex_colour(theme.FORTUNE)}]{fortune}[/color]")
         grid = self.ids.player_rows
         by_seat = {p["seat"]: p for p in view["players"]}
         seats = [s for s in view.get("order") or [] if s in by_seat]
         players = [by_seat[s] for s in seats] + [p for p in view["players"] if p["seat"] not in seats]
-        widest = max((len(f"{a.number(p['cash'])} · {a.number(p['fortune'])}") for p in players), default=1)
-        columns, font, money = fit_players(len(players), grid.height, a.unit, grid.spacing[1], grid.width, widest)
+        unit = a.unit
+        plain = measure.extents_for(unit)
+        cash_1 = max((plain(a.number(p["cash"]))[0] for p in players), default=unit) / unit
+        fortune_1 = max((plain(a.number(p["fortune"]))[0] for p in players), default=unit) / unit
+        columns, font, money = fit_players(len(players), grid.height, grid.width, unit, grid.spacing[1],
+                                           cash_1 + fortune_1)
         self.player_columns = columns
-        after_name = "  "
-        if columns == 2:  # three lines a row: the name beside cash and fortune where they fit, else above them
-            room = grid.width / 2 - a.unit * 1.5  # the row's text room (PlayerRow) with a margin for wrapping
-            plain, bold = measure.extents_for(font), measure.extents_for(font, True)
-            lines = 2 if all(bold(p["name"] + "  ")[0] + plain(f"{a.number(p['cash'])} · {a.number(p['fortune'])}")[0]
-                             <= room for p in players) else 3
-            after_name = "  " if lines == 2 else "\n"
-            if any(plain(text.holdings(p["shares"], lang))[0] > room for p in players):
-                lines += 1  # a long line of shares takes two
-            rows_high = (grid.height - 2 * grid.spacing[1]) / 3 - a.unit * ROW_PAD
-            font = money = min(font, rows_high / (lines * theme.LINE))
+        large = measure.extents_for(money)  # as drawn: a width scaled from another size may be a px short
+        cash_width = max((large(a.number(p["cash"]))[0] for p in players), default=0) + 2
+        fortune_width = max((large(a.number(p["fortune"]))[0] for p in players), default=0) + 2
+        beside = columns == 1
+        room = (grid.width - (columns - 1) * grid.spacing[0]) / columns - unit * (ROW_LEFT + ROW_RIGHT)
+        if beside:
+            room -= cash_width + fortune_width + 2 * unit * MONEY_GAP
+        plain, bold = measure.extents_for(font), measure.extents_for(font, True)
         rows = reuse(grid, self._player_rows, len(players), PlayerRow)
         for row, p in zip(rows, players):
-            shares = text.holdings(p["shares"], lang)
             out = f" ({a.t(lang, 'ui.table.out')})" if p["status"] == "out" else ""
             credit = f"{a.t(lang, 'ui.table.credit')} {a.number(p['credit'])} · " if p["credit"] else ""
-            amounts = f"[size={round(money)}]{a.number(p['cash'])} · {a.number(p['fortune'])}[/size]"
-            row.text = f"[b]{p['name']}[/b]{out}{after_name}{amounts}\n{credit}{shares}"
-            row.font_size = font
+            name = f"[b]{p['name']}[/b]{out}"
+            left = room - 2 if beside else room - bold(p["name"] + out + "  ")[0] - 2
+            if beside:  # the name alone on its line, whether the player is out on the next
+                second = f"{out.strip()} {credit}" if out else credit
+                row.who = f"[b]{p['name']}[/b]\n{second}{shortened(p['shares'], lang, left - plain(second)[0], plain)}"
+            else:
+                row.who = f"{name}  {credit}{shortened(p['shares'], lang, left - plain(credit)[0], plain)}"
+            row.cash, row.fortune = a.number(p["cash"]), a.number(p["fortune"])
+            row.font, row.money_font, row.beside = font, money, beside
+            row.cash_width, row.fortune_width = cash_width, fortune_width
             row.colour = list(theme.figure(colours[p["seat"]] if p["seat"] < len(colours) else None))
             row.current = p["seat"] == current
             row.tap_id, row.seat = f"player:{p['seat']}", p["seat"]
 
-    def _players_resized(self, grid: Widget, height: float) -> None:
+    def _players_resized(self, grid: Widget, size: Any) -> None:
         """The rows' room changed (the window, or a long sentence below): fit them again."""
         if self._players_shown is not None and self.manager is not None:
             self._draw_players(*self._players_shown)
@@ -362,55 +412,80 @@ class TableScreen(Screen):
         described = sorted(described, key=lambda d: (not d.usual, ORDER.get(d.group, 9), grid.get(d.choice.type, -1)))
         unit = a.unit
         height = unit * theme.TARGET
-        wanted: list[dict[str, Any]] = []
-
         narrow = min(1.0, unit * NARROW / max(self.width, 1.0))  # a wider window: more buttons a row
-
-        def add(tap_id: str, text: str, run: Callable[[], Any], colour: Any = theme.BUTTON, width: float | None = None,
-                share: float = 0.325, stands: tuple[Choice, Any] | None = None) -> None:
-            font = 1.05 if share < 0.35 else 0.85
-            wanted.append({"tap_id": tap_id, "text": theme.printable(text), "colour": list(colour), "run": run,
-                           "size_hint": (None if width else share * narrow, None), "height": height,
-                           "base_font": unit * (theme.LEAST if share < GRID_SHARE * 1.1 else font), "width": width,
-                           "stands_for": stands})
-
-        if table.state.finished:  # the ranking and the chart, again after a look at the table
-            add("table:end", a.t(a.lang, "ui.end.show"), lambda: setattr(a.manager, "current", "end"), theme.GOOD)
-            described = []
+        finished = table.state.finished
         per_value = table.game.rules.per_value_types  # one button per allowed value
-        for d in described:
-            colour = theme.GOOD if d.usual else theme.BUTTON
-            if d.dialog is not None:
-                add(tap_name(d), d.label, partial(self.open_dialog, d), colour, stands=(d.choice, None))
-            elif d.param is not None and d.options and d.choice.type in per_value:
-                wide = any(len(o.label) > 3 for o in d.options)
-                for option in d.options:
-                    add(tap_name(d, option.value), option.label, partial(self.choose, d, option.value),
-                        theme.PRIMARY if d.group == Group.DICE else colour, None if wide else height,
-                        stands=(d.choice, option.value))
-                if d.choice.type == "roll":
-                    add("act:app_die", a.t(a.lang, "ui.table.roll_app"), a.session.virtual_roll, theme.PRIMARY,
-                        height * 2.2, stands=(d.choice, Confirm.ROLL))
-            elif d.param is not None and d.options and d.choice.type in grid:  # one tap, the choice's own label
-                first = d.options[0]
-                add(tap_name(d), d.label, partial(self.choose, d, first.value), colour, share=GRID_SHARE,
-                    stands=(d.choice, first.value))
-                if len(d.options) > 1:
-                    add(tap_name(d) + ":more", a.t(a.lang, "ui.table.more"), partial(self.open_options, d),
-                        theme.BUTTON, share=GRID_SHARE)
-            elif d.param is not None and d.options:
-                first = d.options[0]
-                # the label on one line above its amount, at the least size at most: two lines fit a button
-                label = measure.extents_for(unit * theme.LEAST)(theme.printable(d.label))[0] + unit * 0.6 + 4
-                add(tap_name(d), f"{d.label}\n{first.label}", partial(self.choose, d, first.value), colour,
-                    share=min(max(0.37, label / max(self.width - unit, 1.0) / narrow), 1.0),
-                    stands=(d.choice, first.value))
-                if len(d.options) > 1:
-                    add(tap_name(d) + ":more", a.t(a.lang, "ui.table.more"), partial(self.open_options, d),
-                        theme.BUTTON, height * 1.6)
-            else:
-                amount = f" — {a.money(d.amount)}" if d.amount is not None else ""
-                add(tap_name(d), d.label + amount, partial(self.choose, d, None), colour, stands=(d.choice, None))
+        more = a.t(a.lang, "ui.table.more")
+
+        def build(every: bool, rare_behind: bool) -> tuple[list[dict[str, Any]], list[tuple[Described, Any]]]:
+            """The buttons, and what stands behind "More…" (a choice and its value, None for a fixed
+            choice or a dialog): ``every`` value its own button, or only each choice's first; the rare
+            choices (:func:`rare`) behind "More…" too where ``rare_behind``."""
+            wanted: list[dict[str, Any]] = []
+            behind: list[tuple[Described, Any]] = []
+
+            def add(tap_id: str, text: str, run: Callable[[], Any], colour: Any = theme.BUTTON,
+                    width: float | None = None, share: float = 0.325, stands: tuple[Choice, Any] | None = None) -> None:
+                font = 1.05 if share < 0.35 else 0.85
+                wanted.append({"tap_id": tap_id, "text": theme.printable(text), "colour": list(colour), "run": run,
+                               "size_hint": (None if width else share * narrow, None), "height": height,
+                               "base_font": unit * (theme.LEAST if share < GRID_SHARE * 1.1 else font), "width": width,
+                               "stands_for": stands})
+
+            def two_lines(text: str) -> float:
+                """The share of the row a button takes whose longer line is ``text`` at the least size at most."""
+                wide = measure.extents_for(unit * theme.LEAST)(theme.printable(text))[0] + unit * 0.6 + 4
+                return float(min(max(0.37, wide / max(self.width - unit, 1.0) / narrow), 1.0))
+
+            if finished:  # the ranking and the chart, again after a look at the table
+                add("table:end", a.t(a.lang, "ui.end.show"), lambda: setattr(a.manager, "current", "end"), theme.GOOD)
+            for d in [] if finished else described:
+                colour = theme.GOOD if d.usual else theme.BUTTON
+                if rare_behind and rare(d):
+                    behind += [(d, o.value) for o in d.options] if d.param is not None and d.options else [(d, None)]
+                elif d.dialog is not None:
+                    add(tap_name(d), d.label, partial(self.open_dialog, d), colour, stands=(d.choice, None))
+                elif d.param is not None and d.options and d.choice.type in per_value:
+                    wide = any(len(o.label) > 3 for o in d.options)
+                    for option in d.options:
+                        add(tap_name(d, option.value), option.label, partial(self.choose, d, option.value),
+                            theme.PRIMARY if d.group == Group.DICE else colour, None if wide else height,
+                            stands=(d.choice, option.value))
+                    if d.choice.type == "roll":
+                        add("act:app_die", a.t(a.lang, "ui.table.roll_app"), a.session.virtual_roll, theme.PRIMARY,
+                            height * 2.2, stands=(d.choice, Confirm.ROLL))
+                elif d.param is not None and d.options:
+                    first, rest = d.options[0], d.options[1:]
+                    if d.choice.type in grid:  # one tap, the choice's own label
+                        add(tap_name(d), d.label, partial(self.choose, d, first.value), colour, share=GRID_SHARE,
+                            stands=(d.choice, first.value))
+                    else:  # the label on one line above its amount
+                        add(tap_name(d), f"{d.label}\n{first.label}", partial(self.choose, d, first.value), colour,
+                            share=two_lines(d.label), stands=(d.choice, first.value))
+                    for option in rest if every else []:  # each other value its own button, after the first
+                        text = f"{d.label}\n{option.label}" if d.choice.type in grid else option.label
+                        add(tap_name(d, option.value), text, partial(self.choose, d, option.value), theme.BUTTON,
+                            share=two_lines(text.split("\n")[0]) if d.choice.type in grid else GRID_SHARE * 1.2,
+                            stands=(d.choice, option.value))
+                    if not every:
+                        behind += [(d, o.value) for o in rest]
+                else:
+                    amount = f" — {a.money(d.amount)}" if d.amount is not None else ""
+                    add(tap_name(d), d.label + amount, partial(self.choose, d, None), colour, stands=(d.choice, None))
+            if behind:  # one "More…", last: every value and choice not shown, each its own button there
+                add("act:more", more, partial(self.open_more, behind), theme.BUTTON, height * 1.6)
+            return wanted, behind
+
+        # every action in view where the rows have room (three on a large display, two on the 7-inch one):
+        # each value its own button; else each choice's first value, the others behind one "More…"; else
+        # the rare choices behind it too, unless GPIO buttons may ring any choice (the list scrolls to it)
+        room = (self.width - unit * 0.6 - 2 * self.ring_out, 3 if self.ids.panel.both else 2)
+        self._plain = a.selection is None
+        plans = ((True, False), (False, False), (False, True)) if self._plain else ((True, False), (False, False))
+        for every, rare_behind in plans:
+            wanted, behind = build(every, rare_behind)
+            if rows_needed(wanted, *room, unit * 0.25) <= room[1]:
+                break
         shown = tuple(spec["tap_id"] for spec in wanted)
         if shown != self._shown_actions:  # other choices now: the list from its top, the usual one first
             self._shown_actions = shown
@@ -459,6 +534,9 @@ class TableScreen(Screen):
         """The ring on the action button that does what the hardware's confirm does, scrolled into view;
         no ring without such buttons (``app.selection`` None) or when no button does it."""
         unit, target = app().unit, app().selection
+        if (target is None) != self._plain and app().session.table is not None:
+            self.refresh()  # GPIO buttons came or went: the rare choices in the list, or behind "More…"
+            return
         wanted = None if target is None else stands_for(target)
         ringed = next((b for b in self._buttons if wanted is not None and b.stands_for == wanted), None)
         self.ring_out = 0 if target is None else unit * theme.RING_OUT
@@ -495,19 +573,29 @@ class TableScreen(Screen):
     def redo(self) -> None:
         banker.redo()
 
-    def open_options(self, d: Described) -> None:
-        """Every allowed value of a choice as its own button (e.g. 1 or 2 shares with their prices)."""
+    def open_more(self, behind: list[tuple[Described, Any]]) -> None:
+        """What "More…" holds: each choice's other values and the rare choices, each its own button
+        (a choice's label over the value's), in the order of the action list."""
         a = app()
-        view = ChoiceView(title=d.label, columns=2, has_ok=False)
-        for option in d.options:
-            button = RowButton(tap_id=f"{tap_name(d)}:{option.value}", text=theme.printable(option.label))
-            button.bind(on_release=partial(self._chosen, view, d, option.value))
+        view = ChoiceView(title=a.t(a.lang, "ui.table.more").rstrip("…."), columns=2, has_ok=False)
+        for d, value in behind:
+            option = next((o for o in d.options if o.value == value), None) if value is not None else None
+            if option is not None:
+                text, tap_id = f"{d.label}\n{option.label}", f"{tap_name(d)}:{value}"
+            else:
+                text = d.label + (f" — {a.money(d.amount)}" if d.amount is not None else "")
+                tap_id = tap_name(d)
+            button = RowButton(tap_id=tap_id, text=theme.printable(text), base_font=a.unit * 0.85)
+            button.bind(on_release=partial(self._chosen, view, d, value))
             view.ids.rows.add_widget(button)
         view.open()
 
     def _chosen(self, view: ChoiceView, d: Described, value: Any, *_: Any) -> None:
         view.dismiss()
-        self.choose(d, value)
+        if value is None and d.dialog is not None:
+            self.open_dialog(d)
+        else:
+            self.choose(d, value)
 
     def open_dialog(self, d: Described) -> None:
         """The dialog of the form ``d`` takes; chance the app deals opens none, the table deals it."""
@@ -531,11 +619,41 @@ def reuse(parent: Widget, kept: list[W], count: int, make: Callable[[], W]) -> l
     return kept
 
 
-class PlayerRow(ButtonBehavior, Label):
-    """One player: the figure's colour at the left, name, cash, fortune, credit, shares; a tap shows
-    the player's shares with their values (:func:`ui.owners.show_player`)."""
+class PlayerRow(ButtonBehavior, BoxLayout):
+    """One player: the figure's colour at the left, the name and the shares (``who``), cash and fortune as
+    large numbers (beside them in one column of rows, under them in two); a tap shows the player's shares
+    with their values (:func:`ui.owners.show_player`). Its look: ``table.kv``."""
 
+    who = StringProperty("")
+    cash = StringProperty("")
+    fortune = StringProperty("")
+    font = NumericProperty(16)
+    money_font = NumericProperty(32)
+    cash_width = NumericProperty(0)
+    fortune_width = NumericProperty(0)
+    beside = BooleanProperty(True)
+    """Cash and fortune beside the name and the shares (one column of rows), else under them."""
     colour = ListProperty(list(theme.BUTTON))
     current = BooleanProperty(False)
     tap_id = StringProperty("")
     seat = NumericProperty(-1)
+
+
+def shortened(shares: dict[str, int], language: str, room: float, measure: Callable[[str], tuple[int, int]]) -> str:
+    """A player's shares in the one share notation (:func:`companion.text.holdings`), as many as ``room`` px
+    has room for, the companies in order, then "…" for the rest.
+
+    >>> shortened({"7": 2, "11": 4, "3": 1}, "en", 80, lambda t: (len(t) * 10, 20))
+    '2× 7 · …'
+    >>> shortened({"7": 2}, "en", 80, lambda t: (len(t) * 10, 20))
+    '2× 7'
+    """
+    held = [(c, n) for c, n in shares.items() if n]
+    whole = text.holdings(dict(held), language)
+    if measure(whole)[0] <= room:
+        return whole
+    for count in range(len(held) - 1, 0, -1):
+        part = text.holdings(dict(held[:count]), language) + " · …"
+        if measure(part)[0] <= room:
+            return part
+    return "…"

@@ -37,6 +37,9 @@ SCENES = (
     # GPIO buttons on gpiozero's mock pins, "next" pressed once: the ring on the choice after the usual one
     Scene("table-boerse-trade", "table", TRADE, ("screen:table",)),  # buy, sell and the die in view
     Scene("table-boerse-buttons", "table", TABLE, ("screen:table", "buttons")),
+    # Die Börse's most players (B1), late in the game
+    Scene("table-boerse-four", "table", Play({**SETUP, "players": list(PLAYERS), "colours": ["red", "blue", "purple", "green"]},
+                                             seed=5, actions=250), ("screen:table",)),
     Scene("board-boerse", "board", TABLE, ("screen:table", "board")),
     Scene("end-boerse", "end", Played("boerse", seed=3, players=4, correction_at=40), ("screen:end", "end:prices")),
     Scene("rules-boerse", "rules", None, ("rules",)),

@@ -4,7 +4,7 @@ Its scenes also carry the app's screens that need a game of some kind
 behind them (start, settings, the PIN, the history).
 
 >>> [s.name for s in SCENES if s.group == "table"]
-['table-tozsde', 'table-tozsde-six', 'table-tozsde-order', 'table-tozsde-casino', 'table-tozsde-debt', 'pin', 'owners-tozsde', 'holdings-tozsde']
+['table-tozsde', 'table-tozsde-six', 'table-tozsde-six-late', 'table-tozsde-order', 'table-tozsde-casino', 'table-tozsde-debt', 'pin', 'owners-tozsde', 'holdings-tozsde']
 """
 
 from __future__ import annotations
@@ -56,6 +56,8 @@ SCENES = (
     Scene("table-tozsde", "table", TABLE, ("screen:table",)),
     # the most players Tőzsde takes: their rows in two columns
     Scene("table-tozsde-six", "table", Play(SIX, seed=3, until=_after_a_roll), ("screen:table",)),
+    # late in a six players' game: fortunes of five digits, many companies held (the shares shortened)
+    Scene("table-tozsde-six-late", "table", Play(SIX, seed=3, actions=300), ("screen:table",)),
     Scene("table-tozsde-order", "table", Play({**SETUP, "order_by": "hand"}, dealt=True),
           ("screen:table", "dialog:choice:set_order")),
     # two numbers called: the dialog says what that pays
