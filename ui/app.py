@@ -92,6 +92,8 @@ class CompanionApp(App):
     """The die's state, its last face and the buttons' problem, in the screen's language (:mod:`ui.devices`)."""
     phones_on = BooleanProperty(False)
     """Whether the players' phones are on (:mod:`ui.phones`)."""
+    phones_asking = BooleanProperty(False)
+    """Whether a phone's ask to join stands at the bottom of the table screen: the screen keeps room for it."""
     selection = ObjectProperty(None, allownone=True)
     """What the GPIO buttons' confirm takes now (a :class:`hardware.buttons.Target`), ringed on the table
     screen; None without buttons that select (:mod:`ui.devices`)."""

@@ -183,6 +183,7 @@ class Phones:
         if self.view is not None:
             self.view.update()
         if self.bridge is None:
+            self.app.phones_asking = False
             for widget in (self._corner, self._ask):
                 if widget is not None and widget.parent is not None:
                     widget.parent.remove_widget(widget)
@@ -197,7 +198,9 @@ class Phones:
         self._show_ask(screen)
 
     def _show_ask(self, screen: Any) -> None:
-        """The oldest ask to join on the table screen, until it is answered or withdrawn."""
+        """The oldest ask to join on the table screen, until it is answered or withdrawn; the screen
+        stands in the place of what the table said, blank meanwhile (``app.phones_asking``), so it covers no action."""
+        self.app.phones_asking = bool(self.asks)
         if not self.asks:
             if self._ask is not None and self._ask.parent is not None:
                 self._ask.parent.remove_widget(self._ask)

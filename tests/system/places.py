@@ -11,7 +11,9 @@ of), which resumes the same game on the same screen, and says where each widget 
 A step is a tap id (``table:menu``, ``act:end_turn``): its rectangle on the screen is said, then it is
 tapped here too (but the last), so that the next step is looked for on what that tap opened. ``=ID``
 is said but not tapped here (what the guest does and the host must not: the phones' switch); ``+ID`` is tapped here
-only (closing what the guest's last tap closed for it). The answer is one JSON line: for each step said,
+only (closing what the guest's last tap closed for it). ``?NAME`` shows NAME's phone asking to join on the host's table
+screen, as the guest's shows a phone's ask (the host's phones are off: no web process, no phone asks
+there), so that its ``phones:allow`` is found. The answer is one JSON line: for each step said,
 its ``rect`` (``[left, top, right, bottom]`` in screen pixels from the top left) and the host's screen
 before and after its tap (``before``, ``after``: raw RGB files, rows from the top; no ``after`` where the
 host does not tap it). A widget that is not on the screen, lies under a dialog or is scrolled out of its
@@ -32,6 +34,7 @@ import os
 import subprocess
 import sys
 import tempfile
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -164,6 +167,7 @@ def lay_out(journal: Path, settings: Path, size: tuple[int, int], out: Path, ste
     from ui.app import CompanionApp
 
     app = CompanionApp(journal, kiosk=True, settings_path=settings)
+    made = time.monotonic()
     app._run_prepare()
     from tests.ui.conftest import frames
     from tests.ui.support import tap
@@ -175,6 +179,15 @@ def lay_out(journal: Path, settings: Path, size: tuple[int, int], out: Path, ste
     frame(out / "0.rgb")
     places: list[dict[str, Any]] = []
     for number, step in enumerate(steps, 1):
+        if step.startswith("?"):  # a phone asks to join, shown as ui.phones shows the web process' ask
+            from ui.phones import START_AFTER
+
+            while time.monotonic() < made + START_AFTER + 0.5:  # after the phones' own start (off here)
+                frames(1)
+            app.phones.asks["systest"] = (0, step[1:])
+            app.phones._show_ask(app.manager.get_screen("table"))
+            frames(5)
+            continue
         kind, tap_id = (step[0], step[1:]) if step[0] in "=+" else ("", step)
         if kind != "+":
             places.append({"rect": where(tap_id), "before": f"{shots}.rgb", "after": None})

@@ -26,12 +26,6 @@ START_TIMEOUT = 300
 DB = "/var/lib/companion/games.db"
 COMPANION = f"runuser -u companion -- /opt/companion/.venv/bin/companion --db {DB}"
 
-ALLOW_THE_PHONE = (1076, 761)
-"""A phone's ask to join, at the bottom left of the table screen beside the QR code: its "Allow"
-(ui/kv/phones.kv, PhonesAsk; docs/screenshots/table-phones-ask-*.png), on virtio-gpu's 1280×800 display.
-Written down, not found by :mod:`tests.system.places`: the host's copy lays the table out with the phones
-off, so no ask is drawn there; the ask is placed by the screen's corner, not by the table's rows."""
-
 
 def companion(box: Appliance, args: str) -> str:
     """The project's CLI in the guest, as the service's user, on the live journal."""
@@ -323,7 +317,7 @@ def link_on_screen(box: Appliance) -> str:
 
 
 async def phone_sees_the_roll(page: str, socket: str, seat: int, roll: tuple[str, ...], said: str,
-                              box: Appliance) -> dict[str, Any]:
+                              box: Appliance, allow: tuple[int, int]) -> dict[str, Any]:
     """The phone's way: the page, the WebSocket, a seat the table screen allows; then the die rolls and
     the phone waits for its sentence.
 
@@ -354,7 +348,7 @@ async def phone_sees_the_roll(page: str, socket: str, seat: int, roll: tuple[str
             assert offered["names"] == PLAYERS, f"the phone is offered the seats {offered['names']}, not {PLAYERS}"
             await ws.send_json({"t": "join", "seat": seat, "lang": "en"})
             await receive("waiting", f"asking the table for seat {seat}")
-            box.machine.tap(*ALLOW_THE_PHONE)  # the table screen's "Allow"
+            box.machine.tap(*allow)  # the table screen's "Allow"
             joined = await receive("joined", f"joining seat {seat}")
             assert joined["seat"] == seat and joined["token"], joined
             first = await receive("change", "the seat's first view")
@@ -399,9 +393,11 @@ def test_a_phone_on_the_network_opens_the_qr_link_and_sees_a_roll(appliance: App
     page = f"http://127.0.0.1:{box.machine.phones_port}{shown.path}"
     count = len(actions(box))
     started = time.monotonic()
+    # where the table screen will show the phone's ask to join, found before the phone asks (it waits for no one)
+    (allow,) = places.find(box, f"?{turn['name']}", "phones:allow")
     change = asyncio.run(phone_sees_the_roll(page, page.replace("http:", "ws:") + "/ws", turn["player"],
                                              ("HELLO DIE/1 systest", "ROLLING", "ROLL 4 9"),
-                                             f"{turn['name']} rolled 4", box))
+                                             f"{turn['name']} rolled 4", box, places.centre(allow.rect)))
     box.note("the phone: page, seat and the roll pushed", time.monotonic() - started)
     print(f"systest: the phone of {turn['name']} was told: {change['said']}")
     assert len(actions(box)) > count and f"{turn['name']} rolled 4" in companion(box, "log"), \
