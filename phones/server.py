@@ -666,8 +666,10 @@ async def main_async(host: str, port: int) -> None:
         await runner.cleanup()
 
 
-LOWER_PRIORITY = 10
-"""The web process's niceness: on a busy moment the table screen's process gets the processor first."""
+LOWER_PRIORITY = 2
+"""The web process's niceness: on a busy moment the table screen's process gets more of the processor
+(a weight of 1024 against 655). Not more: at 10, on a processor shared with other work, the phones
+fell seconds behind the table (docs/phones.md)."""
 
 
 def main(argv: list[str] | None = None) -> None:
