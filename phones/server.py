@@ -148,7 +148,7 @@ class Hub:
         """Each seat's (-1: a watcher's) view in each language, encoded once for all its phones."""
         self._shared: dict[str, dict[str, Any]] = {}
         """The state view ("") and each language's public view, made once for all phones."""
-        self._heads: dict[tuple[int, str], str] = {}
+        self._heads: dict[tuple[int, str, int], str] = {}
         """A step's message in a language, encoded without its view and closing brace."""
 
     # -- from the app -------------------------------------------------------------
@@ -245,7 +245,7 @@ class Hub:
     def change(self, phone: Phone, step: Step, with_view: bool) -> str:
         """A step's message to ``phone`` as sent; ``with_view``: with the phone's view (the step is the latest)."""
         self._fresh()
-        key = (step.seq, phone.language)
+        key = (step.seq, phone.language, len(step.said))  # the latest step, or the view alone (said nothing)
         head = self._heads.get(key)
         if head is None:
             head = self._heads[key] = encoded({"t": "change", "seq": step.seq, "said": step.texts(phone.language)})[:-1]

@@ -182,8 +182,12 @@ class Played:
                 break
             await asyncio.sleep(0.025)
         assert self.bridge.listening.is_set(), "the web process did not start"
-        loop = asyncio.get_running_loop()  # a phone's request is taken on this loop as soon as it is queued
-        self.table.wake = lambda: loop.call_soon_threadsafe(self.table.process_pending)
+        loop = asyncio.get_running_loop()
+
+        def wake() -> None:  # a phone's request is taken on this loop as soon as it is queued
+            loop.call_soon_threadsafe(self.table.process_pending)
+
+        self.table.wake = wake
         self.session = aiohttp.ClientSession()
         return self
 
