@@ -57,11 +57,16 @@ def line() -> list[dict[str, Any]]:
 
 
 # -- the phones, in a process of their own ---------------------------------------------------
-async def phones(url: str, expected: int) -> dict[str, list[float]]:
-    """Twelve phones on ``url``; each change's arrival time by its number, for each phone."""
+async def phones(url: str, expected: int) -> dict[str, dict[str, Any]]:
+    """Twelve phones on ``url`` in one event loop (a process of their own, so that they never wait for
+    the table's process), each until ``expected`` changes after the view it joined with. For each
+    phone (by its number: seats 0–5, then six watching): ``seqs`` and ``times``, the number and the
+    arrival (taken as the message arrives, before it is read) of each change, and its last ``view``.
+    ``python benchmarks/phone_screens.py --phones URL N`` prints "ready" once all have joined, then
+    this as JSON; the app's side must allow every ask to join."""
     import aiohttp
 
-    arrivals: dict[str, list[float]] = {}
+    arrivals: dict[str, dict[str, Any]] = {}
     async with aiohttp.ClientSession() as session:
         sockets = []
         firsts: list[int] = []
@@ -79,13 +84,17 @@ async def phones(url: str, expected: int) -> dict[str, list[float]]:
         print("ready", flush=True)
 
         async def listen(n: int, ws: aiohttp.ClientWebSocketResponse) -> None:
-            times = arrivals.setdefault(str(n), [])
+            got: dict[str, Any] = {"seqs": [], "times": [], "view": None}
+            arrivals[str(n)] = got
             first = firsts[n]
             async for message in ws:
+                arrived = time.perf_counter()
                 body = json.loads(message.data)
                 if body["t"] != "change":
                     continue
-                times.append(time.perf_counter())
+                got["seqs"].append(body["seq"])
+                got["times"].append(arrived)
+                got["view"] = body["view"] or got["view"]
                 if body["seq"] - first >= expected:
                     return
 
@@ -146,8 +155,9 @@ def frames(work: Path, with_phones: bool) -> tuple[list[float], list[float], lis
         out, _ = client.communicate(timeout=600)
         arrivals = json.loads(out)
         for got in arrivals.values():
-            assert len(got) == len(commits), f"a phone got {len(got)} of {len(commits)} changes"
-            latencies += [(arrived - committed) * 1000 for arrived, committed in zip(got, commits)]
+            seqs = got["seqs"]
+            assert seqs == list(range(seqs[0], seqs[0] + len(commits))), "a phone missed a change or got one out of order"
+            latencies += [(arrived - committed) * 1000 for arrived, committed in zip(got["times"], commits)]
         bridge.stop()
     app.session.close()
     return times + acted, acted, latencies

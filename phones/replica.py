@@ -18,7 +18,7 @@ connection asks for the steps after the last number it saw.
 from __future__ import annotations
 
 from collections import deque
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from companion.actions import Action
 from companion.history import replay
@@ -40,6 +40,17 @@ class Step:
     seq: int
     length: int
     said: tuple[Said, ...]
+    _texts: dict[str, tuple[str, ...]] = field(default_factory=dict, compare=False, repr=False)
+
+    def texts(self, language: str) -> tuple[str, ...]:
+        """What the table said, in ``language`` (rendered once a language: every phone of it reads the same).
+
+        >>> Step(1, 1, (Said("not_your_turn", {"player": "Béla"}),)).texts("de")
+        ('Béla ist nicht am Zug.',)
+        """
+        if language not in self._texts:
+            self._texts[language] = tuple(said.text(language) for said in self.said)
+        return self._texts[language]
 
 
 class Replica:
@@ -85,12 +96,12 @@ class Replica:
         """The steps after ``seq`` still kept, oldest first."""
         return [step for step in self.steps if step.seq > seq]
 
-    def said_tail(self, count: int) -> list[Said]:
-        """The last ``count`` sentences of the game, oldest first."""
-        found: list[Said] = []
+    def said_tail(self, count: int, language: str) -> list[str]:
+        """The last ``count`` sentences of the game in ``language``, oldest first."""
+        found: list[str] = []
         for step in reversed(self.steps):
-            for said in reversed(step.said):
-                found.append(said)
+            for text in reversed(step.texts(language)):
+                found.append(text)
                 if len(found) == count:
                     return found[::-1]
         return found[::-1]

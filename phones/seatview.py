@@ -19,6 +19,7 @@ and only while trading from phones is on and it is that seat's turn.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 from companion.describe import Described, Dialog, Group, describe
@@ -56,8 +57,9 @@ PAGE_KEYS = (
 """The page's own labels, sent with every view in the phone's language."""
 
 
+@lru_cache(maxsize=8)
 def labels(language: str) -> dict[str, str]:
-    """The page's fixed labels in ``language``.
+    """The page's fixed labels in ``language`` (made once a language: never change the dict returned).
 
     >>> labels("de")["cash"]
     'Bargeld'
@@ -65,9 +67,32 @@ def labels(language: str) -> dict[str, str]:
     return {key: render(f"phones.{key}", {}, language) for key in PAGE_KEYS}
 
 
-def phone_choices(replica: Replica, seat: int, language: str) -> list[tuple[int, Described]]:
-    """The seat's choices a phone may offer now, each with its index in the engine's description."""
-    if replica.game.state.finished or replica.game.view(with_legal=False)["turn"]["player"] != seat:
+@lru_cache(maxsize=8192)
+def _rendered_once(key: str, params: tuple[tuple[str, Any], ...], language: str) -> str:
+    return render(key, dict(params), language)
+
+
+def rendered(key: str, language: str, **params: Any) -> str:
+    """``render(key, params, language)``, remembered: a market's lines and a turn's words come back
+    change after change, and a phone's view is made at every one.
+
+    >>> rendered("phones.turn", "de", player="Anna")
+    'Anna ist am Zug'
+    """
+    return _rendered_once(key, tuple(sorted(params.items())), language)
+
+
+@lru_cache(maxsize=8192)
+def _money(amount: int, currency: str, language: str) -> str:
+    return money(amount, currency, language)
+
+
+def phone_choices(replica: Replica, seat: int, language: str,
+                  state: dict[str, Any] | None = None) -> list[tuple[int, Described]]:
+    """The seat's choices a phone may offer now, each with its index in the engine's description
+    (``state``: ``replica.game.view(with_legal=False)`` when the caller has it already)."""
+    view = state if state is not None else replica.game.view(with_legal=False)
+    if replica.game.state.finished or view["turn"]["player"] != seat:
         return []
     return [(index, d) for index, d in enumerate(describe(replica.game, language)) if offered(d, seat)]
 
@@ -106,26 +131,27 @@ def public_view(replica: Replica, language: str, state: dict[str, Any] | None = 
     currency = view["currency"]
 
     def cash(amount: int | None) -> str:
-        return render("phones.none", {}, language) if amount is None else money(amount, currency, language)
+        return rendered("phones.none", language) if amount is None else _money(amount, currency, language)
 
     ranking = []
     if view["finished"] and view["ranking"]:
         for place, seats in enumerate(view["ranking"], 1):
             names = ", ".join(view["players"][s]["name"] for s in seats)
             fortune = view["players"][seats[0]]["fortune"]
-            ranking.append(render("phones.place", {"place": place, "names": names, "amount": fortune, "currency": currency}, language))
+            ranking.append(rendered("phones.place", language, place=place, names=names, amount=fortune, currency=currency))
     turn = view["turn"]
     return {
         "seq": replica.seq,
         "labels": labels(language),
         "turn": {"seat": turn["player"], "name": turn["name"], "finished": view["finished"],
-                 "text": render("phones.turn", {"player": turn["name"]}, language),
-                 "mine_text": render("phones.your_turn", {}, language)},
+                 "text": rendered("phones.turn", language, player=turn["name"]),
+                 "mine_text": rendered("phones.your_turn", language)},
         "players": [{"name": p["name"], "fortune": cash(p["fortune"])} for p in view["players"]],
-        "market": [{"company": c["id"], "line": render("phones.market_line", {
-            "exchange": c["exchange"], "buy": cash(c["buy"]), "sell": cash(c["sell"])}, language)} for c in view["companies"]],
-        "said": " ".join(s.text(language) for s in replica.steps[-1].said) if replica.steps else "",
-        "history": [s.text(language) for s in replica.said_tail(HISTORY_SHOWN)],
+        "market": [{"company": c["id"], "line": rendered(
+            "phones.market_line", language, exchange=c["exchange"], buy=cash(c["buy"]), sell=cash(c["sell"]))}
+            for c in view["companies"]],
+        "said": " ".join(replica.steps[-1].texts(language)) if replica.steps else "",
+        "history": replica.said_tail(HISTORY_SHOWN, language),
         "finished": view["finished"],
         "ranking": ranking,
         "chart": {"names": [p["name"] for p in view["players"]],
@@ -152,20 +178,20 @@ def seat_view(replica: Replica, seat: int | None, language: str, *, trading: boo
         market = companies.get(company, {})
         price = market.get("price", market.get("sell"))
         shares.append({
-            "company": company, "count": count, "line": render("phones.share_line", {"count": count, "company": company}, language),
-            "value": "" if price is None else render("phones.share_value", {"amount": price * count, "currency": currency}, language),
+            "company": company, "count": count, "line": rendered("phones.share_line", language, count=count, company=company),
+            "value": "" if price is None else rendered("phones.share_value", language, amount=price * count, currency=currency),
         })
     turn = shared["turn"]
     mine = turn["seat"] == seat and not turn["finished"]
     choices: list[dict[str, Any]] = []
     if trading and mine and seat is not None:
-        choices = [choice_json(index, d) for index, d in phone_choices(replica, seat, language)]
+        choices = [choice_json(index, d) for index, d in phone_choices(replica, seat, language, view)]
     return {
         **shared,
         "seat": seat,
         "me": None if seat is None else {
-            "name": player["name"], "cash": money(player["cash"], currency, language),
-            "credit": money(player["credit"], currency, language), "fortune": money(player["fortune"], currency, language),
+            "name": player["name"], "cash": _money(player["cash"], currency, language),
+            "credit": _money(player["credit"], currency, language), "fortune": _money(player["fortune"], currency, language),
             "shares": shares, "out": player["status"] != "playing"},
         "turn": {"seat": turn["seat"], "mine": mine, "text": turn["mine_text"] if mine else turn["text"]},
         "players": [{**p, "me": n == seat} for n, p in enumerate(shared["players"])],

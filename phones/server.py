@@ -21,6 +21,7 @@ import argparse
 import asyncio
 import contextlib
 import itertools
+import json
 import logging
 import os
 import secrets
@@ -59,6 +60,9 @@ REPLY_SECONDS = 5.0
 QUEUED_TO_PHONE = 256
 """Messages waiting for one slow phone; beyond, it is disconnected and catches up when it comes back."""
 
+PUSHED_AT_ONCE = QUEUED_TO_PHONE // 4
+"""The most steps the pipe's reader pushes before it lets the phones' senders run."""
+
 PAGE_HEADERS = {
     "Cache-Control": "no-store",
     "Referrer-Policy": "no-referrer",
@@ -88,16 +92,26 @@ class Phone:
     """The id of this phone's ask to join a seat, while the table has not answered it."""
     seen: int = 0
     budget: Budget = field(default_factory=Budget)
-    outbox: asyncio.Queue[dict[str, Any] | None] = field(default_factory=asyncio.Queue)
+    outbox: asyncio.Queue[str | None] = field(default_factory=asyncio.Queue)
+    """Messages as the text sent (a change's is made once for all the phones that see it alike)."""
 
-    def send(self, message: dict[str, Any] | None) -> None:
-        """Queue a message for this phone (None: close it); a phone too slow to take its messages is let go
-        (it catches up when it comes back)."""
+    def send(self, message: dict[str, Any] | str | None) -> None:
+        """Queue a message for this phone, as a dict or already encoded (None: close it); a phone too slow
+        to take its messages is let go (it catches up when it comes back)."""
         if self.outbox.qsize() >= QUEUED_TO_PHONE - 1:
             while not self.outbox.empty():
                 self.outbox.get_nowait()
             message = None
-        self.outbox.put_nowait(message)
+        self.outbox.put_nowait(encoded(message) if isinstance(message, dict) else message)
+
+
+def encoded(message: dict[str, Any]) -> str:
+    """A message as a phone receives it: compact JSON, the texts as they are.
+
+    >>> encoded({"t": "reply", "text": "Kész"})
+    '{"t":"reply","text":"Kész"}'
+    """
+    return json.dumps(message, ensure_ascii=False, separators=(",", ":"))
 
 
 @dataclass
@@ -126,36 +140,62 @@ class Hub:
         """Phones asking the table to join a seat, by the ask's id (random: an id from before a restart
         of this process never matches)."""
         self._ids = itertools.count(1)
-        self._views: dict[tuple[int, int, str], dict[str, Any]] = {}
-        self._shared: dict[tuple[int, str], dict[str, Any]] = {}
-        """The state view ("") and each language's public view of a change, made once for all phones."""
+        self._held: list[Step] = []
+        """Steps followed but not yet pushed: the changes read from the pipe at once go out together."""
+        self._made_at = -1
+        """The step the views and texts below were made for; another step empties them."""
+        self._views: dict[tuple[int, str], str] = {}
+        """Each seat's (-1: a watcher's) view in each language, encoded once for all its phones."""
+        self._shared: dict[str, dict[str, Any]] = {}
+        """The state view ("") and each language's public view, made once for all phones."""
+        self._heads: dict[tuple[int, str, int], str] = {}
+        """A step's message in a language, encoded without its view and closing brace."""
 
     # -- from the app -------------------------------------------------------------
     def from_app(self, message: dict[str, Any]) -> None:
+        """One message from the app, its steps pushed at once."""
+        self.take(message)
+        self.flush()
+
+    def flush(self, most: int | None = None) -> bool:
+        """Push the steps taken since the last push (the first ``most`` of them): each to every phone,
+        the view with the last only; whether some are left for the next call.
+
+        The pipe's reader pushes a long run (the line of a hung moment) a part at a time and lets the
+        phones' senders take each part, so that no phone's queue is over :data:`QUEUED_TO_PHONE`.
+        """
+        steps = self._held[:most]
+        del self._held[:len(steps)]
+        if steps:
+            self.push(steps, view=not self._held)
+        return bool(self._held)
+
+    def take(self, message: dict[str, Any]) -> None:
+        """One message from the app; a change of the line is followed but its steps wait for :meth:`flush`
+        (the pipe's other waiting lines first: one view for them all). Anything else pushes them first."""
         kind = message.get("t")
+        if kind == "line" and self.replica is not None:
+            try:
+                self._held += self.replica.follow(Change(int(message["base"]), tuple(message["tail"])))
+            except ValueError:
+                log.exception("the table's change does not follow the line held here")
+            return
+        self.flush()
         if kind == "hello":
             self.secret = message.get("secret", self.secret)
             self.trading = bool(message.get("trading", False))
             self.replica = Replica(message["setup"], tuple(message.get("actions", ())))
             self.seats = Seats(len(seats(self.replica)))
-            self._views.clear()
-            self._shared.clear()
+            self._forget()
             for phone in list(self.phones):  # another game: every phone picks its seat again
                 self.withdraw(phone)
                 phone.seat, phone.token, phone.watching, phone.seen = None, "", False, 0
                 self.back_to_seats(phone, "phones.new_game")
-        elif kind == "line" and self.replica is not None:
-            try:
-                steps = self.replica.follow(Change(int(message["base"]), tuple(message["tail"])))
-            except ValueError:
-                log.exception("the table's change does not follow the line held here")
-                return
-            self.push(steps)
         elif kind == "reply":
             self.reply(message)
         elif kind == "trading":
             self.trading = bool(message.get("on"))
-            self._views.clear()
+            self._forget()
             self.push([])
         elif kind == "drop":
             seat = message.get("seat")
@@ -173,35 +213,56 @@ class Hub:
                 else:
                     self.back_to_seats(phone, "phones.refused_join")
 
-    def view(self, phone: Phone) -> dict[str, Any]:
+    def _forget(self) -> None:
+        self._views.clear()
+        self._shared.clear()
+        self._heads.clear()
+
+    def _fresh(self) -> None:
+        """Forget the views and messages made for an older step."""
         assert self.replica is not None
-        key = (self.replica.seq, -1 if phone.seat is None else phone.seat, phone.language)
+        if self._made_at != self.replica.seq:
+            self._made_at = self.replica.seq
+            self._forget()
+
+    def view(self, phone: Phone) -> str:
+        """The phone's view of the game now, encoded: made once a seat and language, the state and the
+        public part once a change (and language)."""
+        assert self.replica is not None
+        self._fresh()
+        key = (-1 if phone.seat is None else phone.seat, phone.language)
         if key not in self._views:
-            if len(self._views) > 64:
-                self._views.clear()
-                self._shared.clear()
-            state = self._shared.get((self.replica.seq, ""))
+            state = self._shared.get("")
             if state is None:
-                state = self._shared[(self.replica.seq, "")] = self.replica.game.view(with_legal=False)
-            public = self._shared.get((self.replica.seq, phone.language))
+                state = self._shared[""] = self.replica.game.view(with_legal=False)
+            public = self._shared.get(phone.language)
             if public is None:
-                public = self._shared[(self.replica.seq, phone.language)] = public_view(self.replica, phone.language, state)
-            self._views[key] = seat_view(self.replica, phone.seat, phone.language, trading=self.trading,
-                                         state=state, public=public)
+                public = self._shared[phone.language] = public_view(self.replica, phone.language, state)
+            self._views[key] = encoded(seat_view(self.replica, phone.seat, phone.language, trading=self.trading,
+                                                 state=state, public=public))
         return self._views[key]
 
+    def change(self, phone: Phone, step: Step, with_view: bool) -> str:
+        """A step's message to ``phone`` as sent; ``with_view``: with the phone's view (the step is the latest)."""
+        self._fresh()
+        key = (step.seq, phone.language, len(step.said))  # the latest step, or the view alone (said nothing)
+        head = self._heads.get(key)
+        if head is None:
+            head = self._heads[key] = encoded({"t": "change", "seq": step.seq, "said": step.texts(phone.language)})[:-1]
+        return f'{head},"view":{self.view(phone) if with_view else "null"}}}'
+
     def _step(self, phone: Phone, step: Step, with_view: bool) -> None:
-        phone.send({"t": "change", "seq": step.seq, "said": [s.text(phone.language) for s in step.said],
-                    "view": self.view(phone) if with_view else None})
+        phone.send(self.change(phone, step, with_view))
         phone.seen = step.seq
 
-    def push(self, steps: list[Step]) -> None:
-        """Every joined phone gets each step in order, the last with the seat's new view."""
+    def push(self, steps: list[Step], view: bool = True) -> None:
+        """Every joined phone gets each step in order, the last with the seat's new view (unless ``view``
+        is false: more steps follow)."""
         for phone in list(self.phones):
             if phone.seat is None and not phone.watching:
                 continue
             for index, step in enumerate(steps):
-                self._step(phone, step, index == len(steps) - 1)
+                self._step(phone, step, view and index == len(steps) - 1)
             if not steps:
                 self.catch_up(phone)
 
@@ -213,8 +274,13 @@ class Hub:
             for index, step in enumerate(missed):
                 self._step(phone, step, index == len(missed) - 1)
         else:
-            phone.send({"t": "change", "seq": self.replica.seq, "said": [], "view": self.view(phone)})
+            phone.send(self._latest(phone))
             phone.seen = self.replica.seq
+
+    def _latest(self, phone: Phone) -> str:
+        """The phone's view now, without the steps before it."""
+        assert self.replica is not None
+        return self.change(phone, Step(self.replica.seq, self.replica.length, ()), True)
 
     # -- from the phones -------------------------------------------------------------
     def refuse(self, phone: Phone, key: str, number: Any = None) -> None:
@@ -285,7 +351,7 @@ class Hub:
         self.withdraw(phone)
         if seat is None and "seat" in message:  # only to watch
             phone.seat, phone.token, phone.watching = None, "", True
-            phone.send({"t": "change", "seq": self.replica.seq, "said": [], "view": self.view(phone)})
+            phone.send(self._latest(phone))
             phone.seen = self.replica.seq
             return None
         if not strict.whole(seat) or not 0 <= seat < self.seats.count:
@@ -318,7 +384,7 @@ class Hub:
         phone.seat, phone.token, phone.seen, phone.watching = seat, self.seats.join(seat), 0, False
         phone.send({"t": "joined", "seat": seat, "token": phone.token})
         self.out({"t": "joined", "seat": seat, "name": seats(self.replica)[seat]})
-        phone.send({"t": "change", "seq": self.replica.seq, "said": [], "view": self.view(phone)})
+        phone.send(self._latest(phone))
         phone.seen = self.replica.seq
 
     def act(self, phone: Phone, message: dict[str, Any]) -> None:
@@ -449,7 +515,7 @@ async def asset(request: web.Request) -> web.StreamResponse:
 
 async def socket(request: web.Request) -> web.StreamResponse:
     hub = _secret(request)
-    ws = web.WebSocketResponse(heartbeat=20, max_msg_size=strict.MAX_BYTES, autoping=True)
+    ws = web.WebSocketResponse(heartbeat=20, max_msg_size=strict.MAX_BYTES, autoping=True, compress=False)
     await ws.prepare(request)
     phone = Phone(ws)
     hub.phones.add(phone)
@@ -491,7 +557,7 @@ async def _send(phone: Phone) -> None:
         if message is None:
             await phone.ws.close()
             return
-        await phone.ws.send_json(message)
+        await phone.ws.send_str(message)
 
 
 class Refused(asyncio.Protocol):
@@ -544,20 +610,40 @@ async def serve(hub: Hub, host: str, port: int) -> tuple[web.AppRunner, asyncio.
     return runner, listening
 
 
+FROM_APP = 64 * 1024 * 1024
+"""The longest message the app sends (a whole game's line in its hello)."""
+
+
 async def _pipe(hub: Hub) -> None:
-    """Read the app's messages from standard input until it closes."""
+    """Read the app's messages from standard input until it closes: all the lines waiting at once, their
+    changes pushed together (a busy moment costs one view a phone, not one a change)."""
     loop = asyncio.get_running_loop()
-    reader = asyncio.StreamReader(limit=64 * 1024 * 1024, loop=loop)
+    reader = asyncio.StreamReader(limit=FROM_APP, loop=loop)
     await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader, loop=loop), sys.stdin)
+    waiting = bytearray()
     while True:
-        text = await reader.readline()
-        if not text:
+        chunk = await reader.read(FROM_APP)
+        if not chunk:
             return
+        waiting += chunk
+        end = waiting.rfind(b"\n") + 1
+        if not end:
+            if len(waiting) > FROM_APP:
+                log.error("a message from the app was too long")
+                waiting.clear()
+            continue
+        lines, waiting[:end] = bytes(waiting[:end]).splitlines(), b""
+        for text in lines:
+            try:
+                hub.take(strict.loads(text, limit=FROM_APP))
+            except Exception:  # one bad message must not end the phones
+                log.exception("a message from the app was not understood")
         try:
-            hub.from_app(strict.loads(text, limit=64 * 1024 * 1024))
-        except Exception:  # one bad message must not end the phones
-            log.exception("a message from the app was not understood")
-        await asyncio.sleep(0)  # let the phones' senders take what this message gave them
+            while hub.flush(PUSHED_AT_ONCE):
+                await asyncio.sleep(0)  # let the phones' senders take each part
+        except Exception:
+            log.exception("the app's changes could not be pushed")
+        await asyncio.sleep(0)  # let the phones' senders take what these messages gave them
 
 
 def _out(message: dict[str, Any]) -> None:
@@ -580,8 +666,10 @@ async def main_async(host: str, port: int) -> None:
         await runner.cleanup()
 
 
-LOWER_PRIORITY = 10
-"""The web process's niceness: on a busy moment the table screen's process gets the processor first."""
+LOWER_PRIORITY = 2
+"""The web process's niceness: on a busy moment the table screen's process gets more of the processor
+(a weight of 1024 against 655). Not more: at 10, on a processor shared with other work, the phones
+fell seconds behind the table (docs/phones.md)."""
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -182,17 +182,17 @@ class Played:
                 break
             await asyncio.sleep(0.025)
         assert self.bridge.listening.is_set(), "the web process did not start"
-        self.pump = asyncio.create_task(self._pump())
+        loop = asyncio.get_running_loop()
+
+        def wake() -> None:  # a phone's request is taken on this loop as soon as it is queued
+            loop.call_soon_threadsafe(self.table.process_pending)
+
+        self.table.wake = wake
         self.session = aiohttp.ClientSession()
         return self
 
-    async def _pump(self) -> None:
-        while True:
-            self.table.process_pending()
-            await asyncio.sleep(0.002)
-
     async def __aexit__(self, *exc: Any) -> None:
-        self.pump.cancel()
+        self.table.wake = None
         await self.session.close()
         self.bridge.stop()
         self.table.close()
