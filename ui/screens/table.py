@@ -456,9 +456,12 @@ class TableScreen(Screen):
                             height * 2.2, stands=(d.choice, Confirm.ROLL))
                 elif d.param is not None and d.options:
                     first, rest = d.options[0], d.options[1:]
-                    if d.choice.type in grid:  # one tap, the choice's own label
+                    if d.choice.type in grid and not (every and rest):  # one tap, the choice's own label
                         add(tap_name(d), d.label, partial(self.choose, d, first.value), colour, share=GRID_SHARE,
                             stands=(d.choice, first.value))
+                    elif d.choice.type in grid:  # the others beside it, each with its amount: this one's too
+                        add(tap_name(d), f"{d.label}\n{first.label}", partial(self.choose, d, first.value), colour,
+                            share=two_lines(d.label), stands=(d.choice, first.value))
                     else:  # the label on one line above its amount
                         add(tap_name(d), f"{d.label}\n{first.label}", partial(self.choose, d, first.value), colour,
                             share=two_lines(d.label), stands=(d.choice, first.value))
