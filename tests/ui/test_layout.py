@@ -89,13 +89,14 @@ def test_a_long_problem_on_the_start_screen_keeps_all_its_lines(app: Any) -> Non
 def test_no_text_spills_out_of_its_place_on_any_screen(app: Any, language: str, size: tuple[int, int],
                                                        tmp_path: Any) -> None:
     """Every screen and dialog the screenshots show (ui/screenshots.py), on the 7-inch display and on
-    the larger screens the app runs on: no text spills out of its place, none is drawn over another."""
+    the larger screens the app runs on: no text spills out of its place, none is drawn over another, and
+    no button or label of a dialog stands past the dialog's edge."""
     from ui.screenshots import scenes, stage
 
     seen = []
     for name, bring in scenes().items():
         stage(app, bring, language, size, tmp_path / f"{name}.db")
-        seen += [f"{name}: {problem}" for problem in spills(app, None) + overlaps(app)]
+        seen += [f"{name}: {problem}" for problem in spills(app, None) + overlaps(app) + outside(app)]
     assert not seen, "\n".join(seen[:20])
 
 
@@ -125,6 +126,35 @@ def within(widget: Any, outer: Any) -> bool:
             return True
         parent = parent.parent
     return False
+
+
+def outside(app: Any) -> list[str]:
+    """Every label and button (with a text) of the dialog on top that stands past the dialog's own edge,
+    by its whole place, not only its text (the PIN pad's OK once stood half past the pad's right edge);
+    what scrolls in a list inside the dialog is that list's to cut."""
+    from kivy.core.window import Window
+    from kivy.uix.label import Label
+    from kivy.uix.modalview import ModalView
+    from kivy.uix.scrollview import ScrollView
+
+    dialog = Window.children[0]
+    if not isinstance(dialog, ModalView):
+        return []
+    found = []
+    for widget in dialog.walk(restrict=True):
+        if not (isinstance(widget, Label) and widget.text.strip() and shown(widget)):
+            continue
+        parent, scrolled = widget.parent, False
+        while parent is not None and parent is not dialog and not scrolled:
+            scrolled, parent = isinstance(parent, ScrollView), parent.parent
+        if scrolled:
+            continue
+        left, bottom = widget.to_window(widget.x, widget.y)
+        right, top = widget.to_window(widget.right, widget.top)
+        if left < dialog.x - 1 or bottom < dialog.y - 1 or right > dialog.right + 1 or top > dialog.top + 1:
+            found.append(f"{widget.text[:30]!r} past its dialog's edge ({left:.0f}–{right:.0f} × {bottom:.0f}–{top:.0f}"
+                         f" in {dialog.x:.0f}–{dialog.right:.0f} × {dialog.y:.0f}–{dialog.top:.0f})")
+    return found
 
 
 def overlaps(app: Any) -> list[str]:
