@@ -198,8 +198,8 @@ class Phones:
         self._show_ask(screen)
 
     def _show_ask(self, screen: Any) -> None:
-        """The oldest ask to join on the table screen, until it is answered or withdrawn; the screen
-        stands in the place of what the table said, blank meanwhile (``app.phones_asking``), so it covers no action."""
+        """The oldest ask to join on the table screen, until it is answered or withdrawn. It stands in
+        the place of what the table said, blank meanwhile (``app.phones_asking``), so it covers no action."""
         self.app.phones_asking = bool(self.asks)
         if not self.asks:
             if self._ask is not None and self._ask.parent is not None:
@@ -242,8 +242,8 @@ class PhonesCorner(BoxLayout):
 
 
 class PhonesAsk(BoxLayout):
-    """A phone asks to join a seat: "Anna's phone wants to join — Allow / Refuse", on the table screen
-    beside the QR code until answered; no PIN either way (whoever sits at the table sees who asks)."""
+    """A phone asks to join a seat: "Anna's phone wants to join — Allow / Refuse", on the table screen in
+    the place of its last sentence until answered; no PIN either way (whoever sits at the table sees who asks)."""
 
     ask = StringProperty("")
     name = StringProperty("")
