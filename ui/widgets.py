@@ -42,7 +42,7 @@ class BigButton(Button):
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        self._fit = Clock.create_trigger(self.fit, -1)
+        self._fit = Clock.create_trigger(self.fit)
         self.bind(size=self._fit, text=self._fit, base_font=self._fit, room=self._fit)
         self._fit()
 
