@@ -11,7 +11,8 @@ its result, 800×480, the table screen:
 - roll: forty die rolls, each at a turn's start one further back, handed in as the die's
   reader does (``Table.enqueue_roll``, here on the main thread);
 - six players: the first 300 actions of the bots' six-player game
-  (``benchmarks/phone_screens.py``'s), each as the screen submits it, then one frame.
+  (``benchmarks/phone_screens.py``'s), each as the screen submits it, then one frame; and the
+  frame after it (whatever the action's frame left for the next one).
 
 Each frame's wall clock is printed beside it. ``--profile FILE`` writes cProfile's statistics
 of all the measured frames (the three kinds apart: ``FILE.tap``, ``FILE.roll``, ``FILE.six``).
@@ -120,7 +121,8 @@ def taps_and_rolls(work: Path, profile: bool) -> tuple[Frames, Frames]:
     return taps, rolls
 
 
-def six_players(work: Path, profile: bool) -> Frames:
+def six_players(work: Path, profile: bool) -> tuple[Frames, Frames]:
+    from kivy.base import EventLoop
     from phone_screens import SETUP, line
     from ui.app import CompanionApp
 
@@ -129,12 +131,15 @@ def six_players(work: Path, profile: bool) -> Frames:
     assert app.session.new_game(dict(SETUP), deal=False) is None
     app.manager.current = "table"
     settle(10)
-    frames = Frames(profile)
+    frames, after = Frames(profile), Frames(False)
     for action in line()[:SIX_ACTIONS]:
         frames.measure(lambda: app.session.act(action, "bench"), lambda: True)
-        settle(1)
+        wall, cpu = time.perf_counter(), time.thread_time()
+        EventLoop.idle()  # drawn or not
+        after.cpu.append(time.thread_time() - cpu)
+        after.wall.append(time.perf_counter() - wall)
     app.session.close()
-    return frames
+    return frames, after
 
 
 def main() -> int:
@@ -145,9 +150,10 @@ def main() -> int:
 
     launch.configure(SIZE)
     taps, rolls = taps_and_rolls(work, profile)
-    six = six_players(work, profile)
+    six, after = six_players(work, profile)
     print("| frame (main thread) | CPU median | CPU p95 | wall median | wall p95 |\n|---|---:|---:|---:|---:|")
-    for name, frames in (("tap (Undo, Redo)", taps), ("die roll", rolls), ("six players, an action", six)):
+    for name, frames in (("tap (Undo, Redo)", taps), ("die roll", rolls), ("six players, an action", six),
+                         ("six players, the frame after an action", after)):
         print(f"| {name} | {statistics.median(frames.cpu) * 1000:.2f} ms | {p95(frames.cpu) * 1000:.2f} ms | "
               f"{statistics.median(frames.wall) * 1000:.2f} ms | {p95(frames.wall) * 1000:.2f} ms |")
     if profile:
