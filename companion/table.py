@@ -23,9 +23,11 @@ True
 
 from __future__ import annotations
 
+import copy
 import json
 import logging
 import os
+import pickle
 import queue
 import random
 import secrets
@@ -51,6 +53,14 @@ T = TypeVar("T")
 
 SNAPSHOT_EVERY = 25
 """A snapshot every so many actions keeps opening and undoing flat in the game's length."""
+
+RECENT = 64
+"""The line's last actions a table keeps in memory (:meth:`Table.actions`): the screen reads the turn's
+actions at every change, and undo asks for the last one."""
+
+KEPT_STATES = 8
+"""The states before the last actions taken or redone here, kept (pickled) for undo: an undo right after
+an action takes the state it left instead of rebuilding the game from the journal's snapshot."""
 
 
 class LineRefused(ValueError):
@@ -141,6 +151,12 @@ class Table:
         """Called on the enqueueing thread after each ``enqueue*``, e.g. to wake a screen's loop at once."""
         self._history: History | None = None
         """Made at the first :meth:`series`, then kept up to date by every change."""
+        self._recent: list[Action] | None = None
+        """The last actions of this table's line (at most :data:`RECENT`, copies), ending at :attr:`length`;
+        None until :meth:`actions` first reads them. Kept up to date by every change, dropped on reading."""
+        self._kept: dict[int, bytes] = {}
+        """States of this table's line by its length (pickled), at most :data:`KEPT_STATES`: those before
+        the last actions taken or redone here; an undo to one of these lengths starts from it."""
         self.game = self._read()
         if self.writable:
             journal.set_last_game(game_id)
@@ -196,6 +212,8 @@ class Table:
                 )
             game.apply_trusted(action)
         self._chain = list(stored.chain)
+        self._recent = None
+        self._kept = {}
         self.redo_depth = stored.redo_depth
         self.damage = None if stored.damage is None else stored.damage.sentence(self.game_id)
         self.warnings = tuple(stored.warnings)
@@ -322,6 +340,7 @@ class Table:
         if refusal is not None:
             return refusal
         expect = self.head
+        before = pickle.dumps(self.game.state, pickle.HIGHEST_PROTOCOL)
         try:
             events = self.game.apply_trusted(action)
         except Exception as error:  # an engine bug must not cost the game: rebuild from the journal
@@ -335,6 +354,7 @@ class Table:
                 self.game = self._rebuild(expect.length)
             return head
         self._chain.append(head.hash)
+        self._line_grew(action, before)
         self.redo_depth = 0
         if self._history is not None:
             self._history.append(self.game, action)
@@ -379,9 +399,14 @@ class Table:
             return Outcome(False, rejection=Rejection("nothing_to_undo"), source=source)
         actions, head = done
         del self._chain[head.length + 1:]
+        if self._recent is not None:
+            del self._recent[max(0, len(self._recent) - count):]
+        for length in [length for length in self._kept if length > head.length]:
+            del self._kept[length]  # past the line's end now: another action may come there
         self.redo_depth += count
+        kept = self._kept.get(head.length)
         try:
-            self.game = self._rebuild(head.length)
+            self.game = self._rebuild(head.length) if kept is None else Game(self.game.setup, state=pickle.loads(kept))
         except JournalMoved:
             return self._reload(source)
         if self._history is not None:
@@ -438,8 +463,10 @@ class Table:
             self.redo_depth = 0
             return Outcome(False, rejection=Rejection("nothing_to_redo"), source=source)
         action, head = done
+        before = pickle.dumps(self.game.state, pickle.HIGHEST_PROTOCOL)
         events = self.game.apply_trusted(action)
         self._chain.append(head.hash)
+        self._line_grew(action, before)
         self.redo_depth -= 1
         if self._history is not None:
             self._history.append(self.game, action)
@@ -503,10 +530,38 @@ class Table:
         return self.game.setup
 
     def actions(self, start: int = 0) -> list[Action]:
-        """The game's actions as this table holds them (``line[start:]``; negative counts from the end)."""
+        """The game's actions as this table holds them (``line[start:]``; negative counts from the end),
+        copies: the last :data:`RECENT` from memory, older ones read from the journal.
+
+        >>> import tempfile, os
+        >>> table = Table.new({"ruleset": "tozsde", "players": ["Anna", "Béla"]},
+        ...                   os.path.join(tempfile.mkdtemp(), "games.db"))
+        >>> table.submit({"type": "roll", "value": 3}).accepted
+        True
+        >>> table.actions(-5), table.actions(1)
+        ([{'type': 'roll', 'player': 0, 'value': 3}], [])
+        >>> table.close()
+        """
         if start < 0:
             start = max(0, self.length + start)
-        return self.journal.actions(self.game_id, start)[: max(0, self.length - start)]
+        count = max(0, self.length - start)
+        recent = self._recent
+        if recent is not None and count <= len(recent):
+            return copy.deepcopy(recent[len(recent) - count:])
+        line = self.journal.actions(self.game_id, start)[:count]
+        if len(line) == count:
+            self._recent = copy.deepcopy(line[-RECENT:])
+        return line
+
+    def _line_grew(self, action: Action, before: bytes) -> None:
+        """The line has ``action`` at its end now, taken from the state ``before`` (pickled): the actions
+        kept in memory end with it, and that state is kept for an undo."""
+        self._kept[self.length - 1] = before
+        if len(self._kept) > KEPT_STATES:
+            del self._kept[min(self._kept)]
+        if self._recent is not None:
+            self._recent.append(copy.deepcopy(action))
+            del self._recent[:-RECENT]
 
     def last_outcome(self) -> Outcome | None:
         """What the table said last, as its journal has it (None at the start): the last action with the

@@ -339,6 +339,13 @@ class TableScreen(Screen):
         plain, bold = measure.extents_for(font), measure.extents_for(font, True)
         rows = reuse(grid, self._player_rows, len(players), PlayerRow)
         for row, p in zip(rows, players):
+            colour = theme.figure(colours[p["seat"]] if p["seat"] < len(colours) else None)
+            drawn = (p["name"], p["status"], p["credit"], tuple(p["shares"].items()), p["cash"], p["fortune"],
+                     p["seat"], p["seat"] == current, tuple(colour), lang, room, font, money, beside,
+                     cash_width, fortune_width)
+            if drawn == row.drawn:
+                continue  # nothing of this row changed: its texts are not made again
+            row.drawn = drawn
             out = f" ({a.t(lang, 'ui.table.out')})" if p["status"] == "out" else ""
             credit = f"{a.t(lang, 'ui.table.credit')} {a.number(p['credit'])} · " if p["credit"] else ""
             name = f"[b]{p['name']}[/b]{out}"
@@ -351,7 +358,7 @@ class TableScreen(Screen):
             row.cash, row.fortune = a.number(p["cash"]), a.number(p["fortune"])
             row.font, row.money_font, row.beside = font, money, beside
             row.cash_width, row.fortune_width = cash_width, fortune_width
-            row.colour = list(theme.figure(colours[p["seat"]] if p["seat"] < len(colours) else None))
+            row.colour = list(colour)
             row.current = p["seat"] == current
             row.tap_id, row.seat = f"player:{p['seat']}", p["seat"]
 
@@ -640,6 +647,8 @@ class PlayerRow(ButtonBehavior, BoxLayout):
     current = BooleanProperty(False)
     tap_id = StringProperty("")
     seat = NumericProperty(-1)
+    drawn: tuple[Any, ...] = ()
+    """What the row's texts were made from last (:meth:`TableScreen._draw_players` skips a row whose is the same)."""
 
 
 def shortened(shares: dict[str, int], language: str, room: float, measure: Callable[[str], tuple[int, int]]) -> str:
