@@ -44,6 +44,10 @@ TARGET = 2.6
 SAID_ROOM = 3.7
 """The height kept for what just happened on the table screen, in units: three lines of its text."""
 
+PHONES_CORNER = (4.6, 5.6)
+"""The phones' QR code in the table screen's bottom right corner, width and height in units; the table keeps
+its width free beside what was said and the actions (less the screen's padding, plus a gap)."""
+
 SAID_PAD = 0.2
 """Room round what just happened, in units, within :data:`SAID_ROOM`."""
 

@@ -294,9 +294,15 @@ class Machine:
         if self.screen == (0, 0):
             self.screendump("before-tap")
         width, height = self.screen
-        ax, ay = round(x * 32767 / (width - 1)), round(y * 32767 / (height - 1))
-        move = [{"type": "abs", "data": {"axis": "x", "value": ax}}, {"type": "abs", "data": {"axis": "y", "value": ay}}]
-        self.qmp.execute("input-send-event", events=move)
+
+        def move(px: int, py: int) -> list[dict[str, Any]]:
+            ax, ay = round(px * 32767 / (width - 1)), round(py * 32767 / (height - 1))
+            return [{"type": "abs", "data": {"axis": "x", "value": ax}}, {"type": "abs", "data": {"axis": "y", "value": ay}}]
+        # First a pixel beside the place, then the place: the kernel passes on only an axis that changed, so a tap
+        # in the row of the last one would leave an app started since (SDL) with no y at all; this way it hears both.
+        self.qmp.execute("input-send-event", events=move(x - 1 if x > 0 else x + 1, y - 1 if y > 0 else y + 1))
+        time.sleep(0.1)
+        self.qmp.execute("input-send-event", events=move(x, y))
         time.sleep(0.3)
         self.qmp.execute("input-send-event", events=[{"type": "btn", "data": {"down": True, "button": "left"}}])
         time.sleep(0.3)

@@ -22,8 +22,9 @@ list fails the run, naming it.
 The guest's screen and the host's are drawn by the same code, fonts and software GL, so they agree
 pixel for pixel where they show the same (the screens kept tell what the guest should show after a tap).
 
-The copy of the settings has the phones off: the host never starts the phones' web process, and the
-phones' dialog is laid out the same either way.
+The copy of the settings has the phones off: the host never starts the phones' web process. Where the
+guest has them on, the host's table is laid out as with phones on all the same (``app.phones_on``: the
+room the QR code's corner stands in), without the code; the phones' dialog is laid out the same either way.
 """
 
 from __future__ import annotations
@@ -48,6 +49,8 @@ JOURNAL = "/var/lib/companion/games.db"
 SETTINGS = "/var/lib/companion/settings.json"
 COPY = "/var/tmp/companion-places"
 """Where the guest's backup for the host is written (a folder of its own: the backups/ folder is the timer's)."""
+PHONES_SHOWN = "COMPANION_PLACES_PHONES"
+"""Set to 1 for the host's app when the guest has phones on: its table is laid out as with phones on."""
 LAYOUT_TIMEOUT = 300.0
 """Seconds for the host's app to start and lay out (the host's cores are shared with QEMU's emulation)."""
 
@@ -71,9 +74,9 @@ def centre(rect: Rect) -> tuple[int, int]:
     return (left + right) // 2, (top + bottom) // 2
 
 
-def copy_out(box: Appliance, folder: Path) -> tuple[Path, Path]:
+def copy_out(box: Appliance, folder: Path) -> tuple[Path, Path, bool]:
     """The guest's journal (a consistent copy, made by the app's own ``backup`` while it runs) and its
-    settings, written into ``folder``; the settings with the phones off."""
+    settings, written into ``folder``; the settings with the phones off, and whether the guest has them on."""
     agent = box.machine.agent
     agent.check(f"rm -rf {COPY} && install -d -o companion -g companion -m 0700 {COPY}"
                 f" && runuser -u companion -- /opt/companion/.venv/bin/companion --db {JOURNAL} backup --dir {COPY}"
@@ -82,10 +85,11 @@ def copy_out(box: Appliance, folder: Path) -> tuple[Path, Path]:
     journal.write_bytes(base64.b64decode(agent.check(f"cat {COPY}/* | base64 -w0")))
     agent.check(f"rm -rf {COPY}")
     settings: dict[str, Any] = json.loads(agent.check(f"cat {SETTINGS}"))
+    phones = bool(settings.get("phones"))
     settings["phones"] = False
     path = folder / "settings.json"
     path.write_text(json.dumps(settings))
-    return journal, path
+    return journal, path, phones
 
 
 def find(box: Appliance, *steps: str) -> list[Place]:
@@ -101,9 +105,9 @@ def find(box: Appliance, *steps: str) -> list[Place]:
     out.mkdir()
     with tempfile.TemporaryDirectory(prefix="companion-places-") as name:
         folder = Path(name)
-        journal, settings = copy_out(box, folder)
+        journal, settings, phones = copy_out(box, folder)
         root = Path(__file__).resolve().parents[2]
-        env = {**os.environ, "KIVY_HOME": str(folder / "kivy"), "SDL_VIDEODRIVER": "x11"}
+        env = {**os.environ, "KIVY_HOME": str(folder / "kivy"), "SDL_VIDEODRIVER": "x11", PHONES_SHOWN: "1" if phones else ""}
         run = subprocess.run(
             ["xvfb-run", "-a", "-s", f"-screen 0 {width}x{height}x24 -nolisten tcp", sys.executable, "-m",
              "tests.system.places", str(journal), str(settings), f"{width}x{height}", str(out), *steps],
@@ -156,6 +160,17 @@ def frame(path: Path) -> None:
     path.write_bytes(b"".join(data[row * width * 3:(row + 1) * width * 3] for row in reversed(range(height))))
 
 
+def phones_shown(app: Any, made: float) -> None:
+    """The table laid out as with phones on (the corner's room kept), after the phones' own start (off here)."""
+    from tests.ui.conftest import frames
+    from ui.phones import START_AFTER
+
+    while time.monotonic() < made + START_AFTER + 0.5:
+        frames(1)
+    app.phones_on = True
+    frames(5)
+
+
 def lay_out(journal: Path, settings: Path, size: tuple[int, int], out: Path, steps: list[str]) -> list[dict[str, Any]]:
     """The app on ``journal`` and ``settings`` in a kiosk's window of ``size``: each step's place, tapped in
     turn, and the screens before and after each tap written into ``out`` (``0.rgb``, ``1.rgb`` …)."""
@@ -173,6 +188,8 @@ def lay_out(journal: Path, settings: Path, size: tuple[int, int], out: Path, ste
     from tests.ui.support import tap
 
     frames(10)
+    if os.environ.get(PHONES_SHOWN):
+        phones_shown(app, made)
     if tuple(Window.size) != size:
         raise AssertionError(f"the window is {tuple(Window.size)}, not the guest's {size}")
     shots = 0
@@ -180,10 +197,7 @@ def lay_out(journal: Path, settings: Path, size: tuple[int, int], out: Path, ste
     places: list[dict[str, Any]] = []
     for number, step in enumerate(steps, 1):
         if step.startswith("?"):  # a phone asks to join, shown as ui.phones shows the web process' ask
-            from ui.phones import START_AFTER
-
-            while time.monotonic() < made + START_AFTER + 0.5:  # after the phones' own start (off here)
-                frames(1)
+            phones_shown(app, made)
             app.phones.asks["systest"] = (0, step[1:])
             app.phones._show_ask(app.manager.get_screen("table"))
             frames(5)

@@ -37,6 +37,8 @@ SCENES = (
     # GPIO buttons on gpiozero's mock pins, "next" pressed once: the ring on the choice after the usual one
     Scene("table-boerse-trade", "table", TRADE, ("screen:table",)),  # buy, sell and the die in view
     Scene("table-boerse-buttons", "table", TABLE, ("screen:table", "buttons")),
+    # phones on beside a turn of many choices: the actions keep clear of the QR code's corner
+    Scene("table-boerse-phones", "table", TRADE, ("screen:table", "phones-on")),
     # Die Börse's most players (B1), late in the game
     Scene("table-boerse-four", "table", Play({**SETUP, "players": list(PLAYERS), "colours": ["red", "blue", "purple", "green"]},
                                              seed=5, actions=250), ("screen:table",)),
