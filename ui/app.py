@@ -17,13 +17,12 @@ from kivy.app import App
 from kivy.base import EventLoop
 from kivy.clock import Clock
 from kivy.core.window import Window
-from kivy.lang import Builder
 from kivy.metrics import dp
 from kivy.properties import BooleanProperty, NumericProperty, ObjectProperty, StringProperty
 from kivy.uix.screenmanager import NoTransition, ScreenManager
 
 from companion import backup, messages
-from ui import display, errors, measure, texts, theme
+from ui import display, errors, kvcache, measure, texts, theme
 from ui.banker import new_pin, with_pin
 from ui.devices import Devices
 from ui.service import ServiceNotifier
@@ -51,10 +50,10 @@ _kv_read: set[str] = set()
 
 
 def load_kv(*names: str) -> None:
-    """Read the kv files of ``ui/kv`` named, those not read yet."""
+    """Read the kv files of ``ui/kv`` named, those not read yet (parsed once, then from the cache: :mod:`ui.kvcache`)."""
     for name in names:
         if name not in _kv_read:
-            Builder.load_file(str(resources.files("ui").joinpath("kv", name)))
+            kvcache.load(Path(str(resources.files("ui").joinpath("kv", name))))
             _kv_read.add(name)
 
 
