@@ -21,7 +21,7 @@ from kivy.metrics import dp
 from kivy.properties import BooleanProperty, NumericProperty, ObjectProperty, StringProperty
 from kivy.uix.screenmanager import NoTransition, ScreenManager
 
-from companion import backup, messages
+from companion import messages
 from ui import display, errors, kvcache, measure, texts, theme
 from ui.banker import new_pin, with_pin
 from ui.devices import Devices
@@ -133,6 +133,9 @@ class CompanionApp(App):
 
     # -- building ----------------------------------------------------------------
     def build(self) -> Screens:
+        # No collection until the first frame is drawn (started): the screens, the game and their texts made
+        # before it live as long as the app, and the collector went through them some forty times on the way.
+        gc.disable()
         measure.install()  # each text's width measured once per font, not on every redraw
         texts.load()
         load_kv(*COMMON_KV)
@@ -176,8 +179,11 @@ class CompanionApp(App):
     def started(self) -> None:
         """Once the first frame is drawn: the die and the buttons started, and every object made so far
         (Kivy's, the app's, the game's: tens of thousands) frozen out of Python's garbage collection, whose
-        full passes over them took several milliseconds of a frame now and then."""
+        full passes over them took several milliseconds of a frame now and then. The collector, off during the
+        start (build), first clears what the start left behind among the young objects."""
+        gc.collect(1)
         gc.freeze()
+        gc.enable()
         self.devices.start()
 
     def apply_hardware(self) -> None:
@@ -264,6 +270,9 @@ class CompanionApp(App):
         if table is not None and finished and not self._finished and getattr(self, "manager", None) is not None \
                 and self.manager.current == "table":
             self.manager.current = "end"  # the game just ended: the ranking and the chart
+            # imported here, when a game ends: the start of the app has no use for it (about 2 ms of imports)
+            from companion import backup
+
             backup.request(f"game {table.game_id} finished")  # the appliance's path unit starts the backup
         self._finished = finished
         self.devices.game_changed()
