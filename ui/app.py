@@ -194,7 +194,8 @@ class CompanionApp(App):
         """Open the game played last and show the screen that was showing (unless a game is open already)."""
         if self.manager.current not in ("start", None, "") or self.session.table is not None:
             return  # a game was opened already
-        if self.session.last_game() is not None and self.session.resume() is None:
+        game_id = self.session.last_game()
+        if game_id is not None and self.session.resume(game_id) is None:  # the journal read once for it
             if self.manager.known(self.settings.screen):
                 self.manager.current = self.settings.screen
 
