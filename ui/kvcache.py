@@ -6,7 +6,8 @@ about 11 ms, ``table.kv`` about 18 ms of a start on the 2-core test machine. The
 in the cache folder (:func:`companion.catalogue.cache_root`), named by the file and by the hash
 of its text, Kivy's version and Python's; reading them back takes about a tenth of the time.
 A file changed, another Kivy or Python, or a cache that cannot be read or written: the file is
-parsed as Kivy does it.
+parsed as Kivy does it. The cache folder is the user's own, as for the compiled catalogues: what
+is read from it is trusted as the code is.
 
 >>> import tempfile
 >>> from pathlib import Path
@@ -52,11 +53,15 @@ class _Pickler(pickle.Pickler):
         return NotImplemented
 
 
+def _kept_as(path: Path) -> str:
+    """The beginning of the names of ``path``'s cached parses: its name and its folder's hash."""
+    return f"{path.stem}-{hashlib.sha256(str(path).encode()).hexdigest()[:8]}-"
+
+
 def cached_path(path: Path, text: str) -> Path:
     """Where the parsed ``path`` is kept: one file per kv file (by name and folder) and text."""
-    where = hashlib.sha256(str(path).encode()).hexdigest()[:8]
     what = hashlib.sha256(f"{kivy.__version__}\0{sys.version}\0{text}".encode()).hexdigest()[:32]
-    return cache_dir() / f"{path.stem}-{where}-{what}.pickle"
+    return cache_dir() / f"{_kept_as(path)}{what}.pickle"
 
 
 def parse(path: Path) -> Parser:
@@ -77,7 +82,7 @@ def parse(path: Path) -> Parser:
         _Pickler(out, protocol=pickle.HIGHEST_PROTOCOL).dump(parser)
     except (pickle.PicklingError, TypeError, AttributeError):  # a value it cannot keep: parsed each time
         return parser
-    write_cached(cached, out.getvalue(), stale=f"{path.stem}-{cached.name.split('-')[1]}-*.pickle")
+    write_cached(cached, out.getvalue(), stale=f"{_kept_as(path)}*.pickle")  # the parses of its older texts go
     return parser
 
 

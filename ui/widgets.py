@@ -394,8 +394,8 @@ def lay_out(root: Widget) -> None:
     """
     for widget in root.walk(restrict=True):
         if isinstance(widget, Layout):
+            widget._trigger_layout.cancel()  # laid out now: the frame's pass only if this changes it again
             widget.do_layout()
-            widget._trigger_layout.cancel()  # done: the frame's pass lays it out again only if it changes again
         elif isinstance(widget, ScrollView):
             widget.update_from_scroll()
 
