@@ -56,14 +56,19 @@ def compile_po(source: bytes, language: str) -> bytes:
     return out.getvalue()
 
 
-def cache_dir() -> Path:
-    """The folder of the catalogues compiled at first use."""
+def cache_root() -> Path:
+    """The folder of what is made at first use and kept: ``$COMPANION_CACHE`` or the user's cache folder."""
     override = os.environ.get("COMPANION_CACHE")
     if override:
-        return Path(override) / "mo"
+        return Path(override)
     import platformdirs
 
-    return Path(platformdirs.user_cache_dir("companion", appauthor=False)) / "mo"
+    return Path(platformdirs.user_cache_dir("companion", appauthor=False))
+
+
+def cache_dir() -> Path:
+    """The folder of the catalogues compiled at first use."""
+    return cache_root() / "mo"
 
 
 def domains(folder: Traversable) -> list[str]:
@@ -103,11 +108,7 @@ def translations(folder: Traversable, domain: str, language: str) -> GNUTranslat
     if catalogue is not None and catalogue.gettext(SOURCE_HASH) == wanted:
         return catalogue
     data = compile_po(source, language)
-    _write(cached, data)
-    for stale in cached.parent.glob(f"{domain}-{language}-*.mo"):  # compiled from an older .po
-        if stale != cached:
-            with contextlib.suppress(OSError):
-                stale.unlink()
+    write_cached(cached, data, stale=f"{domain}-{language}-*.mo")  # those compiled from an older .po go
     parsed = _parse(data)
     assert parsed is not None, "a catalogue just compiled parses"
     return parsed
@@ -120,8 +121,9 @@ def _parse(data: bytes) -> GNUTranslations | None:
         return None
 
 
-def _write(path: Path, data: bytes) -> None:
-    """Write atomically if the folder can be written; a read-only cache only costs a compile per start."""
+def write_cached(path: Path, data: bytes, *, stale: str = "") -> None:
+    """Write atomically if the folder can be written (a read-only cache only costs a compile per start);
+    then remove the files of the folder that match the glob ``stale``, other than ``path``."""
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
@@ -134,6 +136,10 @@ def _write(path: Path, data: bytes) -> None:
             raise
     except OSError:
         pass
+    for old in path.parent.glob(stale) if stale else ():
+        if old != path:
+            with contextlib.suppress(OSError):
+                old.unlink()
 
 
 def compile_package(folder: Path) -> list[Path]:

@@ -17,13 +17,12 @@ from kivy.app import App
 from kivy.base import EventLoop
 from kivy.clock import Clock
 from kivy.core.window import Window
-from kivy.lang import Builder
 from kivy.metrics import dp
 from kivy.properties import BooleanProperty, NumericProperty, ObjectProperty, StringProperty
 from kivy.uix.screenmanager import NoTransition, ScreenManager
 
-from companion import backup, messages
-from ui import display, errors, measure, texts, theme
+from companion import messages
+from ui import display, errors, kvcache, measure, texts, theme
 from ui.banker import new_pin, with_pin
 from ui.devices import Devices
 from ui.service import ServiceNotifier
@@ -51,10 +50,10 @@ _kv_read: set[str] = set()
 
 
 def load_kv(*names: str) -> None:
-    """Read the kv files of ``ui/kv`` named, those not read yet."""
+    """Read the kv files of ``ui/kv`` named, those not read yet (parsed once, then from the cache: :mod:`ui.kvcache`)."""
     for name in names:
         if name not in _kv_read:
-            Builder.load_file(str(resources.files("ui").joinpath("kv", name)))
+            kvcache.load(Path(str(resources.files("ui").joinpath("kv", name))))
             _kv_read.add(name)
 
 
@@ -134,6 +133,9 @@ class CompanionApp(App):
 
     # -- building ----------------------------------------------------------------
     def build(self) -> Screens:
+        # No collection until the first frame is drawn (started): the screens, the game and their texts made
+        # before it live as long as the app, and the collector went through them some forty times on the way.
+        gc.disable()
         measure.install()  # each text's width measured once per font, not on every redraw
         texts.load()
         load_kv(*COMMON_KV)
@@ -177,8 +179,11 @@ class CompanionApp(App):
     def started(self) -> None:
         """Once the first frame is drawn: the die and the buttons started, and every object made so far
         (Kivy's, the app's, the game's: tens of thousands) frozen out of Python's garbage collection, whose
-        full passes over them took several milliseconds of a frame now and then."""
+        full passes over them took several milliseconds of a frame now and then. The collector, off during the
+        start (build), first clears what the start left behind among the young objects."""
+        gc.collect(1)
         gc.freeze()
+        gc.enable()
         self.devices.start()
 
     def apply_hardware(self) -> None:
@@ -189,7 +194,8 @@ class CompanionApp(App):
         """Open the game played last and show the screen that was showing (unless a game is open already)."""
         if self.manager.current not in ("start", None, "") or self.session.table is not None:
             return  # a game was opened already
-        if self.session.last_game() is not None and self.session.resume() is None:
+        game_id = self.session.last_game()
+        if game_id is not None and self.session.resume(game_id) is None:  # the journal read once for it
             if self.manager.known(self.settings.screen):
                 self.manager.current = self.settings.screen
 
@@ -265,6 +271,9 @@ class CompanionApp(App):
         if table is not None and finished and not self._finished and getattr(self, "manager", None) is not None \
                 and self.manager.current == "table":
             self.manager.current = "end"  # the game just ended: the ranking and the chart
+            # imported here, when a game ends: the start of the app has no use for it (about 2 ms of imports)
+            from companion import backup
+
             backup.request(f"game {table.game_id} finished")  # the appliance's path unit starts the backup
         self._finished = finished
         self.devices.game_changed()

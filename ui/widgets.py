@@ -15,8 +15,9 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.button import Button
 from kivy.uix.label import Label
 from kivy.uix.layout import Layout
-from kivy.uix.screenmanager import Screen
 from kivy.uix.modalview import ModalView
+from kivy.uix.screenmanager import Screen
+from kivy.uix.scrollview import ScrollView
 from kivy.uix.widget import Widget
 
 from ui import measure, theme
@@ -45,6 +46,9 @@ class BigButton(Button):
         self._fit = Clock.create_trigger(self.fit)
         self.bind(size=self._fit, text=self._fit, base_font=self._fit, room=self._fit)
         self._fit()
+        # the size most texts keep from the moment it is set (in kv rules, often after this), so a text is
+        # first drawn at it (the frame's passes can draw it before the fit runs), not at Kivy's default too
+        self.bind(base_font=self.setter("font_size"))
 
     def fit(self, *_: Any) -> None:
         """The largest size up to ``base_font`` at which the text fits: no word broken, no line outside; not
@@ -380,6 +384,22 @@ class NamePad(Pad):
             super().press(key)
 
 
+def lay_out(root: Widget) -> None:
+    """Lay out ``root`` and everything in it now, parents first, as the frame's layout passes would.
+
+    A widget is made 100 px wide; Kivy sizes it in the frame's layout passes, but a label's text is
+    wrapped and measured in those passes too, often before its parents gave it its width: a screen's
+    new rows were measured at about 94 px, many short lines, then again at their own width (half the
+    text measuring of the resumed game's first frame). Laid out now, each is measured once.
+    """
+    for widget in root.walk(restrict=True):
+        if isinstance(widget, Layout):
+            widget._trigger_layout.cancel()  # laid out now: the frame's pass only if this changes it again
+            widget.do_layout()
+        elif isinstance(widget, ScrollView):
+            widget.update_from_scroll()
+
+
 class LiveScreen(Screen):
     """A screen drawn when it is shown and again on every change while it shows (none behind it).
 
@@ -395,6 +415,8 @@ class LiveScreen(Screen):
     def on_pre_enter(self, *_: Any) -> None:
         self.on_screen = True
         self.refresh()
+        if self.manager is not None:
+            lay_out(self.manager)  # its texts wrapped once, at their widths, in the frame that shows it
 
     def on_leave(self, *_: Any) -> None:
         self.on_screen = False

@@ -24,7 +24,7 @@ from companion import log
 from companion.table import Outcome
 from ui import banker, theme
 from ui.correction import open_correction
-from ui.widgets import Caption, ListView, LiveScreen, RowButton, app
+from ui.widgets import Caption, ListView, LiveScreen, RowButton, app, lay_out
 
 PAGE = 40
 """Lines drawn at first; the button below the last adds as many again."""
@@ -162,6 +162,7 @@ class HistoryScreen(LiveScreen):
                 self.refresh()
             finally:
                 self._filling = False
+            lay_out(self)  # the new rows' texts wrapped once, at their width
 
     def _place(self, number: int) -> int:
         """The children index for the row of ``number``: newest on top (Kivy's children run bottom-up)."""

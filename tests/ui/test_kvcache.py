@@ -1,0 +1,107 @@
+"""The kv files read from the cache of parsed rules (ui/kvcache.py): the same rules as Kivy's own parse,
+parsed again when the file changes, and parsed as Kivy does where the cache cannot be used."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from kivy.factory import Factory
+from kivy.lang import Builder
+from kivy.lang.parser import Parser
+
+from ui import kvcache
+
+RULES = """#:import theme ui.theme
+<CachedRow@BoxLayout>:
+    spacing: 7
+    Label:
+        text: 'Anna ' + str(theme.WIDE)
+        color: theme.TEXT
+"""
+
+
+@pytest.fixture
+def kv(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Any:
+    """A kv file of a rule in a folder of its own, the cache in another; the parses counted."""
+    monkeypatch.setenv("COMPANION_CACHE", str(tmp_path / "cache"))
+    parses: list[str] = []
+    parse = Parser.parse
+
+    def counted(parser: Parser, content: str) -> None:
+        if parser.filename is not None and parser.filename.endswith("rows.kv"):  # not the parses Kivy makes itself
+            parses.append(parser.filename)
+        parse(parser, content)
+
+    monkeypatch.setattr(Parser, "parse", counted)
+    path = tmp_path / "kv" / "rows.kv"
+    path.parent.mkdir()
+    path.write_text(RULES)
+    yield path, parses
+    Builder.unload_file(str(path))
+
+
+def made(path: Path) -> Any:
+    """A widget of the rule, read from ``path`` by the cache."""
+    kvcache.load(path)
+    try:
+        return Factory.CachedRow()
+    finally:
+        Builder.unload_file(str(path))
+
+
+def test_a_kv_file_is_parsed_once_then_read_from_the_cache_with_the_same_rules(kv: Any) -> None:
+    path, parses = kv
+    from ui import theme
+
+    first, second = made(path), made(path)
+    assert parses == [str(path)]  # the second read is the cached parse
+    assert len(list((kvcache.cache_dir()).glob("rows-*.pickle"))) == 1
+    for row in (first, second):
+        assert row.spacing == 7
+        assert row.children[0].text == f"Anna {theme.WIDE}"
+        assert list(row.children[0].color) == list(theme.TEXT)
+    Builder.load_file(str(path))  # Kivy's own parse of the same file makes the same widget
+    try:
+        own = Factory.CachedRow()
+    finally:
+        Builder.unload_file(str(path))
+    assert (own.spacing, own.children[0].text) == (second.spacing, second.children[0].text)
+
+
+def test_a_changed_file_is_parsed_again_and_its_old_parse_removed(kv: Any) -> None:
+    path, parses = kv
+    made(path)
+    path.write_text(RULES.replace("spacing: 7", "spacing: 9"))
+    assert made(path).spacing == 9
+    assert made(path).spacing == 9
+    assert parses == [str(path)] * 2
+    assert len(list(kvcache.cache_dir().glob("rows-*.pickle"))) == 1
+
+
+def test_an_unreadable_cache_file_is_parsed_again(kv: Any) -> None:
+    path, parses = kv
+    made(path)
+    cached = kvcache.cached_path(path, path.read_text())
+    cached.write_bytes(cached.read_bytes()[:100])  # cut off, as by a power cut while it was written
+    assert made(path).spacing == 7
+    assert len(parses) == 2
+    assert made(path).spacing == 7 and len(parses) == 2  # written anew
+
+
+def test_a_cache_that_cannot_be_written_parses_each_time(kv: Any, tmp_path: Path,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    path, parses = kv
+    blocked = tmp_path / "blocked"
+    blocked.write_text("not a folder")
+    monkeypatch.setenv("COMPANION_CACHE", str(blocked))
+    assert made(path).spacing == 7 and made(path).spacing == 7
+    assert len(parses) == 2
+
+
+def test_a_file_with_a_root_widget_is_refused(kv: Any) -> None:
+    path, _ = kv
+    path.write_text("BoxLayout:\n    spacing: 3\n")
+    with pytest.raises(ValueError, match="only rules"):
+        kvcache.load(path)
