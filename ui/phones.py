@@ -95,6 +95,8 @@ class Phones:
         self.view: PhonesView | None = None
         """The phones' dialog while it is open: it shows the asks and the seats as they change."""
         self._qr: tuple[str, Any] | None = None
+        self._making = False
+        """A worker makes the code (:meth:`_make_code`)."""
         self.state = OFF
         self.problem: Said | None = None
         """Why the phones are not up (:data:`FAILED`): the sentence the dialog shows."""
@@ -173,24 +175,31 @@ class Phones:
         return None if code is None else code[1]
 
     def _make_code(self) -> None:
-        """The link (this machine's address) and its QR code, made on a worker thread, shown when made."""
-        bridge, shown_as = self.bridge, self.shown_as
-        if bridge is None:
+        """The link (this machine's address, looked up again: it may have come or changed since) and its QR
+        code, made on a worker thread and shown when made; nothing is made again for the same link."""
+        bridge, shown_as, shown = self.bridge, self.shown_as, self._qr
+        if bridge is None or self._making:
             return
+        self._making = True
 
-        def work() -> tuple[str, int, bytes]:
+        def work() -> tuple[str, int, bytes] | None:
             from phones.link import local_address
 
             link = bridge.link(local_address() if shown_as is None else shown_as[0])
-            return (link, *code_pixels(link))
+            return None if shown is not None and shown[0] == link else (link, *code_pixels(link))
 
-        def made(result: tuple[str, int, bytes]) -> None:
-            if self.bridge is bridge:
+        def made(result: tuple[str, int, bytes] | None) -> None:
+            self._making = False
+            if self.bridge is bridge and result is not None:
                 link, side, pixels = result
                 self._qr = (link, code_texture(side, pixels))
                 self._show_corner()
 
-        background.run(work, made, name="phones-code")
+        def failed(error: Exception) -> None:
+            self._making = False
+            raise error
+
+        background.run(work, made, failed=failed, name="phones-code")
 
     # -- the banker's -----------------------------------------------------------------------
     def drop(self, seat: int) -> None:
@@ -221,8 +230,6 @@ class Phones:
             self.asks.pop(news.ask, None)
         elif key == "phones.listening":
             self.state, self.problem = UP, None
-            if self._qr is None:
-                self._make_code()
         elif key == "phones.restarted":  # a new web process: no phone holds or asks for a seat
             self.asks.clear()
             self.joined.clear()
@@ -259,6 +266,8 @@ class Phones:
             screen.add_widget(self._corner)
         self._corner.qr = self.texture()
         self._corner.failed = self.state == FAILED
+        if self.state == UP:
+            self._make_code()  # the first code, or a new one if this machine's address changed
         self._corner.count = len(self.joined)
         self._show_ask(screen)
 
