@@ -211,7 +211,9 @@ class Bridge:
             self._lock.notify_all()
 
     # -- writing: its own thread, the only one that may wait on the pipe ---------------------
-    def _next(self) -> bytes | None:
+    def _next(self) -> list[dict[str, Any] | Change] | None:
+        """What to write next, taken under the lock; encoded outside it, so that the table's subscriber
+        (the screen's thread) never waits while a whole game is turned into JSON for a new process."""
         with self._lock:
             while not (self._stopping or self._hello or self._change is not None or self._notes):
                 self._lock.wait()
@@ -219,24 +221,25 @@ class Bridge:
                 return None
             if self._hello and self._setup is not None:
                 self._hello, self._change = False, None
-                return line({"t": "hello", "secret": self.secret, "trading": self.trading,
-                             "setup": self._setup, "actions": list(self._line)})
+                return [{"t": "hello", "secret": self.secret, "trading": self.trading,
+                         "setup": self._setup, "actions": list(self._line)}]
             self._hello = False
-            parts = [line(note) for note in self._notes]
+            messages: list[dict[str, Any] | Change] = list(self._notes)
             self._notes.clear()
             if self._change is not None and self._setup is not None:
-                parts.append(line(self._change.to_json()))
+                messages.append(self._change)
             self._change = None
-            return b"".join(parts)
+            return messages
 
     def _write_loop(self) -> None:
         while True:
-            data = self._next()
-            if data is None:
+            messages = self._next()
+            if messages is None:
                 return
             process = self._process
-            if not data or process is None or process.stdin is None:
+            if not messages or process is None or process.stdin is None:
                 continue
+            data = b"".join(line(m.to_json() if isinstance(m, Change) else m) for m in messages)
             try:
                 process.stdin.write(data)
                 process.stdin.flush()
