@@ -114,10 +114,11 @@ def test_the_table_never_waits_while_a_new_web_process_hears_the_whole_game(tmp_
     import threading
 
     import phones.bridge
+    import phones.wire
     from phones.bridge import Bridge
 
     entered, opened, left = threading.Event(), threading.Event(), threading.Event()
-    real = phones.bridge.line
+    real = phones.wire.line
 
     def slow(message: dict[str, Any]) -> bytes:
         if message.get("t") == "hello" and not opened.is_set():
