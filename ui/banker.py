@@ -47,13 +47,17 @@ def with_pin(title_key: str, then: Callable[[], object], *, always: bool = True,
             return CHECKING
 
         def checked(right: bool) -> None:
+            if closed:
+                return  # cancelled while it was checked: nothing is done
             if not right:
                 pad.answer("ui.pin.wrong")
                 return
             then()
             pad.answer(None)
 
+        closed: list[bool] = []
         pad = pin_pad(reason.text(a.lang) if reason is not None else a.t(a.lang, title_key), check)
+        pad.fbind("on_dismiss", lambda *_: closed.append(True))
 
 
 def offer_pin(hint_key: str, then: Callable[[], object]) -> ListView:

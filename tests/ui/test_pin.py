@@ -166,3 +166,28 @@ def _pads() -> list[Any]:
     from ui.widgets import Pad
 
     return [child for child in Window.children if isinstance(child, Pad)]
+
+
+def test_a_pad_cancelled_while_its_pin_is_checked_does_nothing(app: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    import threading
+
+    from ui.banker import with_pin
+
+    real, opened = Settings.check_pin, threading.Event()
+
+    def held(settings: Settings, pin: str) -> bool:
+        opened.wait(10)
+        return real(settings, pin)
+
+    monkeypatch.setattr(Settings, "check_pin", held)
+    app.settings.set_pin("2468")
+    done: list[bool] = []
+    with_pin("ui.pin.undo", lambda: done.append(True))
+    frames()
+    for digit in "2468":
+        tap(f"pad:{digit}")
+    find("pad:ok").dispatch("on_release")
+    find("pad:cancel").dispatch("on_release")
+    opened.set()
+    frames()
+    assert done == []
