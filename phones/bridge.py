@@ -8,7 +8,8 @@ latest line in one change. A reader thread hears the web process: a phone's requ
 ``Table.enqueue(action, "phone-<seat>")``, the queue the die and the buttons use, so the table's
 own thread checks it against the legal list and journals it. A phone that asks to join a seat,
 joins and leaves go to :attr:`Bridge.on_news` for the table screen, which allows or refuses each
-ask (:meth:`Bridge.allow`, :meth:`Bridge.refuse`). If the web process dies it is started again.
+ask (:meth:`Bridge.allow`, :meth:`Bridge.refuse`). The reader thread starts the web process, and
+again if it dies; the caller's thread never waits for it, to start or to stop (``stop(wait=False)``).
 
 The bridge re-checks what it is handed (a dict action of the seat that asked, at most one
 request a seat at a time) but decides nothing the engine decides.
@@ -62,7 +63,9 @@ MOST_FROM_WEB = 64 * 1024
 @dataclass(frozen=True)
 class News:
     """Something for the table screen: ``said`` (a phone asks to join, joined or left) about ``seat``;
-    seat -1: the web process could not start (its port taken). ``ask`` names a phone's ask to join
+    seat -1: of the web process: it listens (``phones.listening``), could not start (``phones.settings.failed``:
+    its port taken, no process), ended before it listened (``phones.settings.died``) or was started again
+    after it had listened (``phones.restarted``). ``ask`` names a phone's ask to join
     (``phones.asks``) or one it no longer makes (``phones.withdrawn``): the table allows or refuses it."""
 
     seat: int
@@ -95,43 +98,48 @@ class Bridge:
         self._busy: set[int] = set()
         self._process: subprocess.Popen[bytes] | None = None
         self._stopping = False
+        self._failed = False
+        """The running web process said it could not listen (its port taken)."""
         self._threads: list[threading.Thread] = []
         self.restarts = 0
 
     # -- the process -----------------------------------------------------------------
     def start(self) -> None:
-        """Start the web process and the threads that talk to it."""
-        self._spawn()
+        """Start the threads that talk to the web process; the reader thread starts the process itself,
+        so the caller (the screen's thread) never waits for a fork and an exec."""
         self._threads = [threading.Thread(target=self._write_loop, name="phones-writer", daemon=True),
                          threading.Thread(target=self._watch, name="phones-reader", daemon=True)]
         for thread in self._threads:
             thread.start()
 
-    def _spawn(self) -> None:
+    def _spawn(self) -> subprocess.Popen[bytes]:
         env = dict(os.environ, PYTHONUNBUFFERED="1")
-        self._process = subprocess.Popen(
+        self._failed = False
+        process = self._process = subprocess.Popen(
             [*self.command, "--host", self.host, "--port", str(self.port if self.bound_port is None else self.bound_port)],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env, close_fds=True)
         with self._lock:
             self._hello = True  # a new process hears the whole game first
             self._lock.notify_all()
+        return process
 
     @property
     def pid(self) -> int | None:
         return None if self._process is None else self._process.pid
 
-    def stop(self) -> None:
-        """Stop the web process; the phones lose their connection."""
+    def stop(self, wait: bool = True) -> None:
+        """Stop the web process; the phones lose their connection. It is sent SIGKILL at once; with ``wait``
+        this returns once it and the threads have ended (the screen's thread passes False: it never waits)."""
         with self._lock:
             self._stopping = True
             self._lock.notify_all()
         self.detach()
         process = self._process
         if process is not None:
-            process.kill()
-            process.wait(5)
-        for thread in self._threads:
-            thread.join(5)
+            process.kill()  # a signal, no wait; the reader thread reaps it (and one it was starting)
+        if wait:
+            for thread in self._threads:
+                thread.join(5)
 
     # -- the table ---------------------------------------------------------------------
     def attach(self, table: Table) -> None:
@@ -145,7 +153,7 @@ class Bridge:
             self._hello = True
             self._lock.notify_all()
         self._unsubscribe = table.subscribe(self._committed)
-        if self._process is None and not self._stopping:
+        if not self._threads and not self._stopping:
             self.start()
 
     def detach(self) -> None:
@@ -203,7 +211,9 @@ class Bridge:
             self._lock.notify_all()
 
     # -- writing: its own thread, the only one that may wait on the pipe ---------------------
-    def _next(self) -> bytes | None:
+    def _next(self) -> list[dict[str, Any] | Change] | None:
+        """What to write next, taken under the lock; encoded outside it, so that the table's subscriber
+        (the screen's thread) never waits while a whole game is turned into JSON for a new process."""
         with self._lock:
             while not (self._stopping or self._hello or self._change is not None or self._notes):
                 self._lock.wait()
@@ -211,24 +221,25 @@ class Bridge:
                 return None
             if self._hello and self._setup is not None:
                 self._hello, self._change = False, None
-                return line({"t": "hello", "secret": self.secret, "trading": self.trading,
-                             "setup": self._setup, "actions": list(self._line)})
+                return [{"t": "hello", "secret": self.secret, "trading": self.trading,
+                         "setup": self._setup, "actions": list(self._line)}]
             self._hello = False
-            parts = [line(note) for note in self._notes]
+            messages: list[dict[str, Any] | Change] = list(self._notes)
             self._notes.clear()
             if self._change is not None and self._setup is not None:
-                parts.append(line(self._change.to_json()))
+                messages.append(self._change)
             self._change = None
-            return b"".join(parts)
+            return messages
 
     def _write_loop(self) -> None:
         while True:
-            data = self._next()
-            if data is None:
+            messages = self._next()
+            if messages is None:
                 return
             process = self._process
-            if not data or process is None or process.stdin is None:
+            if not messages or process is None or process.stdin is None:
                 continue
+            data = b"".join(line(m.to_json() if isinstance(m, Change) else m) for m in messages)
             try:
                 process.stdin.write(data)
                 process.stdin.flush()
@@ -237,25 +248,44 @@ class Bridge:
 
     # -- reading: its own thread ------------------------------------------------------------
     def _watch(self) -> None:
-        while not self._stopping:
-            process = self._process
-            if process is not None and process.stdout is not None:
-                self._read(process.stdout)
-            if self._stopping:
-                return
-            log.warning("the phones' web process stopped (%s); starting it again", None if process is None else process.poll())
-            self.listening.clear()
-            if process is not None:
-                process.kill()
-                process.wait()
-            if self.on_news is not None:  # its asks and seats went with it
-                self.on_news(News(-1, Said("phones.restarted", {})))
-            wait = RESTART_SECONDS if self.bound_port is not None else min(LONGEST_WAIT, RESTART_SECONDS * 2 ** self.restarts)
-            with self._lock:
-                self._lock.wait_for(lambda: self._stopping, wait)
-            if not self._stopping:
+        """The reader thread: start the web process, hear it until it ends, start it again; at the stop, reap it."""
+        wait = 0.0
+        try:
+            while True:
+                with self._lock:
+                    self._lock.wait_for(lambda: self._stopping, wait)
+                if self._stopping:
+                    return
+                try:
+                    process = self._spawn()
+                except OSError as error:  # no interpreter, no memory for a fork: said, and tried again later
+                    log.warning("the phones' web process could not be started: %s", error)
+                    self._tell(News(-1, Said("phones.settings.failed", {"error": str(error)})))
+                else:
+                    if process.stdout is not None:
+                        self._read(process.stdout)
+                    if self._stopping:
+                        return
+                    log.warning("the phones' web process stopped (%s); starting it again", process.poll())
+                    was_up = self.listening.is_set()
+                    self.listening.clear()
+                    process.kill()
+                    process.wait()
+                    if was_up:  # its asks and seats went with it
+                        self._tell(News(-1, Said("phones.restarted", {})))
+                    elif not self._failed:  # it ended before it listened, saying nothing
+                        self._tell(News(-1, Said("phones.settings.died", {"code": str(process.returncode)})))
                 self.restarts += 1
-                self._spawn()
+                wait = RESTART_SECONDS if self.bound_port is not None else min(LONGEST_WAIT, RESTART_SECONDS * 2 ** (self.restarts - 1))
+        finally:
+            ended = self._process
+            if ended is not None:  # the last one started, even one started as the stop came
+                ended.kill()
+                ended.wait()
+
+    def _tell(self, news: News) -> None:
+        if self.on_news is not None:
+            self.on_news(news)
 
     def _read(self, stream: IO[bytes]) -> None:
         while True:
@@ -275,6 +305,7 @@ class Bridge:
         if kind == "listening" and strict.whole(message.get("port")):
             self.bound_port = message["port"]
             self.listening.set()
+            self._tell(News(-1, Said("phones.listening", {})))
         elif kind in ("joined", "left", "asks") and strict.whole(message.get("seat")):
             news = News(message["seat"], Said(f"phones.{kind}", {"name": str(message.get("name", ""))}),
                         str(message.get("ask", "")))
@@ -282,8 +313,9 @@ class Bridge:
                 self.on_news(news)
         elif kind == "withdrawn" and self.on_news is not None:
             self.on_news(News(-1, Said("phones.withdrawn", {}), str(message.get("ask", ""))))
-        elif kind == "failed" and self.on_news is not None:
-            self.on_news(News(-1, Said("phones.settings.failed", {"error": str(message.get("error", ""))})))
+        elif kind == "failed":
+            self._failed = True
+            self._tell(News(-1, Said("phones.settings.failed", {"error": str(message.get("error", ""))})))
         elif kind == "act":
             self._act(message)
 

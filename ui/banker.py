@@ -14,7 +14,8 @@ from typing import Any, Callable
 from kivy.app import App
 
 from companion.messages import Said
-from ui.widgets import Caption, ListView, Pad, RowButton, pin_pad
+from ui import background
+from ui.widgets import CHECKING, Caption, ListView, Pad, RowButton, pin_pad
 
 SHORTEST_PIN = 4
 
@@ -40,12 +41,23 @@ def with_pin(title_key: str, then: Callable[[], object], *, always: bool = True,
             then()
     else:
         def check(pin: str) -> str | None:
-            if not a.settings.check_pin(pin):
-                return "ui.pin.wrong"
-            then()
-            return None
+            """The salted scrypt (:data:`ui.settings.SCRYPT`) on a worker thread: the screen goes on drawing."""
+            settings = a.settings
+            background.run(lambda: settings.check_pin(pin), checked, name="pin-check")
+            return CHECKING
 
-        pin_pad(reason.text(a.lang) if reason is not None else a.t(a.lang, title_key), check)
+        def checked(right: bool) -> None:
+            if closed:
+                return  # cancelled while it was checked: nothing is done
+            if not right:
+                pad.answer("ui.pin.wrong")
+                return
+            then()
+            pad.answer(None)
+
+        closed: list[bool] = []
+        pad = pin_pad(reason.text(a.lang) if reason is not None else a.t(a.lang, title_key), check)
+        pad.fbind("on_dismiss", lambda *_: closed.append(True))
 
 
 def offer_pin(hint_key: str, then: Callable[[], object]) -> ListView:

@@ -11,30 +11,32 @@ screen shows the game's QR code in a corner (:class:`PhonesCorner`); a tap on it
 :class:`PhonesView`: the code at full size, the switches for phones and for trading from phones
 (each behind the banker's PIN), and each seat a phone holds, with the banker's "drop".
 
+Nothing here waits for the web process (docs/phones.md, "On the table screen"): the bridge's reader
+thread starts it; the dialog and the corner say the phones are starting until it says it listens, then
+show the code, made on a worker thread (:mod:`ui.background`); a web process that cannot start or ends
+before it listens is one sentence there and on the table screen, and the bridge tries again.
+
 The texts are the phones package's catalogue (``phones/locale``), already loaded by the bridge.
 """
 
 from __future__ import annotations
 
-import io
-import logging
 from importlib import resources
 from typing import TYPE_CHECKING, Any
 
 from kivy.clock import Clock
 from kivy.lang import Builder
-from kivy.properties import NumericProperty, ObjectProperty, StringProperty
+from kivy.properties import BooleanProperty, NumericProperty, ObjectProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.modalview import ModalView
 
-from companion.messages import register_package
+from companion.messages import Said, register_package
+from ui import background
 from ui.banker import with_pin
 from ui.widgets import BigButton, Caption, app
 
 if TYPE_CHECKING:
     from phones.bridge import Bridge, News
-
-log = logging.getLogger(__name__)
 
 register_package("phones")  # the texts of the phones' dialog and of what the bridge tells the screen
 
@@ -43,6 +45,38 @@ START_AFTER = 1.0
 
 PORT = 8080
 """The phones' TCP port (unprivileged: the appliance's user binds it without capabilities)."""
+
+OFF, STARTING, UP, FAILED = "off", "starting", "up", "failed"
+"""The phones' states (:attr:`Phones.state`): the web process not wanted; started, not listening yet;
+listening; it could not start or ended before it listened (the bridge tries again)."""
+
+QUIET = 4
+"""The QR code's quiet zone around it, in modules."""
+
+
+def code_pixels(link: str) -> tuple[int, bytes]:
+    """The link's QR code with its quiet zone, one pixel a module: its side and its RGBA rows, bottom
+    row first as a Kivy texture takes them (made on a worker thread: segno is pure Python)."""
+    from phones.link import matrix
+
+    light, dark = b"\xff\xff\xff\xff", b"\x00\x00\x00\xff"
+    rows = matrix(link)
+    side = len(rows) + 2 * QUIET
+    blank = light * side
+    lines = [blank] * QUIET + [light * QUIET + b"".join(dark if module else light for module in row) + light * QUIET
+                               for row in rows] + [blank] * QUIET
+    return side, b"".join(reversed(lines))
+
+
+def code_texture(side: int, pixels: bytes) -> Any:
+    """A texture of :func:`code_pixels`, drawn with sharp modules however large (on the main thread)."""
+    from kivy.graphics.texture import Texture
+
+    texture = Texture.create(size=(side, side), colorfmt="rgba")
+    texture.blit_buffer(pixels, colorfmt="rgba", bufferfmt="ubyte")
+    texture.add_reload_observer(lambda again: again.blit_buffer(pixels, colorfmt="rgba", bufferfmt="ubyte"))
+    texture.mag_filter = "nearest"
+    return texture
 
 
 class Phones:
@@ -61,8 +95,15 @@ class Phones:
         self.view: PhonesView | None = None
         """The phones' dialog while it is open: it shows the asks and the seats as they change."""
         self._qr: tuple[str, Any] | None = None
+        self._making = False
+        """A worker makes the code (:meth:`_make_code`)."""
+        self.state = OFF
+        self.problem: Said | None = None
+        """Why the phones are not up (:data:`FAILED`): the sentence the dialog shows."""
         self.shown_as: tuple[str, str] | None = None
         """An address and a secret to show instead of this machine's and a new one (the screenshots)."""
+        self.command: list[str] | None = None
+        """The web process's command instead of ``python -m phones.server`` (tests: one slow to start, or broken)."""
         Clock.schedule_once(lambda _dt: self.apply(), START_AFTER)
 
     # -- on and off ------------------------------------------------------------------
@@ -76,9 +117,10 @@ class Phones:
         if settings.phones and self.bridge is None:
             from phones.bridge import Bridge
 
-            self.bridge = Bridge(port=PORT, trading=settings.phone_trading,
-                                 secret=None if self.shown_as is None else self.shown_as[1])
-            self.bridge.on_news = self._news
+            bridge = self.bridge = Bridge(port=PORT, trading=settings.phone_trading, command=self.command,
+                                          secret=None if self.shown_as is None else self.shown_as[1])
+            bridge.on_news = lambda news: self._news(bridge, news)
+            self.state, self.problem = STARTING, None
             self._table = None
             self.follow()
         elif not settings.phones and self.bridge is not None:
@@ -89,10 +131,12 @@ class Phones:
         self._show_corner()
 
     def stop(self) -> None:
-        """Stop the web process (phones off, or the app stops); every phone loses its seat."""
+        """Stop the web process (phones off, or the app stops); every phone loses its seat. It is sent
+        SIGKILL and reaped by the bridge's own thread: nothing here waits for it."""
         if self.bridge is not None:
-            self.bridge.stop()
+            self.bridge.stop(wait=False)
         self.bridge, self._table, self._qr = None, None, None
+        self.state, self.problem = OFF, None
         self.joined.clear()
         self.asks.clear()
         self.app.phones_on = False
@@ -121,20 +165,41 @@ class Phones:
 
         return self.bridge.link(local_address() if self.shown_as is None else self.shown_as[0])
 
+    def code(self) -> tuple[str, Any] | None:
+        """The link and its QR code as a Kivy texture while the web process listens (None before: off,
+        starting, failed, or the code still being made)."""
+        return self._qr if self.state == UP else None
+
     def texture(self) -> Any:
-        """The link's QR code as a Kivy texture (None while phones are off), made once a link."""
-        link = self.link()
-        if not link:
-            return None
-        if self._qr is None or self._qr[0] != link:
-            from kivy.core.image import Image as CoreImage  # the image providers load when a code is first shown
+        code = self.code()
+        return None if code is None else code[1]
 
-            from phones.link import png
+    def _make_code(self) -> None:
+        """The link (this machine's address, looked up again: it may have come or changed since) and its QR
+        code, made on a worker thread and shown when made; nothing is made again for the same link."""
+        bridge, shown_as, shown = self.bridge, self.shown_as, self._qr
+        if bridge is None or self._making:
+            return
+        self._making = True
 
-            image = CoreImage(io.BytesIO(png(link, scale=6)), ext="png")
-            image.texture.mag_filter = "nearest"  # sharp modules, however large it is drawn
-            self._qr = (link, image.texture)
-        return self._qr[1]
+        def work() -> tuple[str, int, bytes] | None:
+            from phones.link import local_address
+
+            link = bridge.link(local_address() if shown_as is None else shown_as[0])
+            return None if shown is not None and shown[0] == link else (link, *code_pixels(link))
+
+        def made(result: tuple[str, int, bytes] | None) -> None:
+            self._making = False
+            if self.bridge is bridge and result is not None:
+                link, side, pixels = result
+                self._qr = (link, code_texture(side, pixels))
+                self._show_corner()
+
+        def failed(error: Exception) -> None:
+            self._making = False
+            raise error
+
+        background.run(work, made, failed=failed, name="phones-code")
 
     # -- the banker's -----------------------------------------------------------------------
     def drop(self, seat: int) -> None:
@@ -151,20 +216,26 @@ class Phones:
         self._show_corner()
 
     # -- what the bridge hears (its own thread) -------------------------------------------------
-    def _news(self, news: News) -> None:
-        Clock.schedule_once(lambda _dt: self._heard(news), 0)
+    def _news(self, bridge: Bridge, news: News) -> None:
+        Clock.schedule_once(lambda _dt: self._heard(news, bridge), 0)
 
-    def _heard(self, news: News) -> None:
+    def _heard(self, news: News, bridge: Bridge | None = None) -> None:
+        if bridge is not None and bridge is not self.bridge:
+            return  # news of a web process since stopped
         name = str(news.said.params.get("name", ""))
         key = news.said.key
         if key == "phones.asks":
             self.asks[news.ask] = (news.seat, name)
         elif key == "phones.withdrawn":
             self.asks.pop(news.ask, None)
+        elif key == "phones.listening":
+            self.state, self.problem = UP, None
         elif key == "phones.restarted":  # a new web process: no phone holds or asks for a seat
             self.asks.clear()
             self.joined.clear()
-        elif news.seat < 0:  # the web process could not start
+            self.state = STARTING
+        elif news.seat < 0:  # the web process could not start, or ended before it listened
+            self.state, self.problem = FAILED, news.said
             self.app.say_key(key, **news.said.params)
         else:
             if key == "phones.joined":
@@ -194,6 +265,9 @@ class Phones:
         if self._corner.parent is None:
             screen.add_widget(self._corner)
         self._corner.qr = self.texture()
+        self._corner.failed = self.state == FAILED
+        if self.state == UP:
+            self._make_code()  # the first code, or a new one if this machine's address changed
         self._corner.count = len(self.joined)
         self._show_ask(screen)
 
@@ -229,6 +303,8 @@ class PhonesCorner(BoxLayout):
 
     qr = ObjectProperty(None, allownone=True)
     count = NumericProperty(0)
+    failed = BooleanProperty(False)
+    """The web process could not start: the corner says so in place of the code (the dialog says why)."""
 
     def __init__(self, **kwargs: Any) -> None:
         load()
@@ -265,6 +341,10 @@ class PhonesView(ModalView):
     trading_state = StringProperty("")
     link = StringProperty("")
     qr = ObjectProperty(None, allownone=True)
+    starting = BooleanProperty(False)
+    """Phones on, the code not shown yet: the web process is starting (or its code being made)."""
+    problem = ObjectProperty(None, allownone=True)
+    """Why the phones did not start (:attr:`Phones.problem`), said in the code's place."""
 
     def __init__(self, **kwargs: Any) -> None:
         load()
@@ -282,8 +362,10 @@ class PhonesView(ModalView):
         phones = a.phones
         self.phones_state = a.t(a.lang, "ui.on" if a.settings.phones else "ui.off")
         self.trading_state = a.t(a.lang, "ui.on" if a.settings.phone_trading else "ui.off")
-        self.link = phones.link()
-        self.qr = phones.texture()
+        code = phones.code()
+        self.link, self.qr = ("", None) if code is None else code
+        self.problem = phones.problem
+        self.starting = phones.on and code is None and phones.problem is None
         seats = self.ids.seats
         seats.clear_widgets()
         if not phones.joined and not phones.asks:
@@ -312,13 +394,7 @@ class PhonesView(ModalView):
         a = app()
         setattr(a.settings, name, not getattr(a.settings, name))
         a.save_settings()
-        try:
-            a.phones.apply()
-        except OSError as error:  # the web process could not start: the app goes on without phones
-            log.warning("the phones could not start: %s", error)
-            a.settings.phones = False
-            a.save_settings()
-            a.say_key("phones.settings.failed", error=str(error))
+        a.phones.apply()  # at once: the web process starts (or stops) on the bridge's thread
         self.update()
 
     def drop(self, seat: int) -> None:

@@ -152,14 +152,21 @@ def step(app: Any, ruleset: str, word: str) -> None:
         owners.show_player(int(arg))
     elif word == "end":
         app.manager.get_screen("end").show(arg)
-    elif word in ("phones", "phones-on"):  # the players' phones on: the QR code's corner; "phones": and their dialog
-        from ui.phones import PhonesView
+    elif word in ("phones", "phones-on", "phones-starting", "phones-failed"):
+        # the players' phones on: the QR code's corner; "phones": and their dialog; "-starting": the dialog
+        # while the web process has not said it listens (one that never does); "-failed": one that ends at once
+        from ui.phones import FAILED, PhonesView
 
         app.phones.shown_as = ("192.168.1.20", "ScreenshotsShowThisSecretOnly000")
+        app.phones.command = {"phones-starting": [sys.executable, "-c", "import time; time.sleep(600)"],
+                              "phones-failed": [sys.executable, "-c", "raise SystemExit(1)"]}.get(word)
         app.settings.phones = True
         app.phones.apply()
-        if word == "phones":
+        if word != "phones-on":
             PhonesView().open()
+        wanted: dict[str, Callable[[], bool]] = {"phones-starting": lambda: True,
+                                                 "phones-failed": lambda: app.phones.state == FAILED}
+        _until(wanted.get(word, lambda: app.phones.code() is not None), f"the phones' scene {word}")
     elif word == "phones-ask":  # two phones ask to join, as the web process tells the app
         from companion.messages import Said
         from phones.bridge import News
@@ -172,6 +179,18 @@ def step(app: Any, ruleset: str, word: str) -> None:
         app.manager.get_screen("rules").show(ruleset)
     else:
         raise ValueError(f"no such step of a scene: {word!r}")
+
+
+def _until(done: Callable[[], bool], what: str, most: float = 60.0) -> None:
+    """Frames drawn until ``done()`` (the phones' web process up, its code made on a worker thread)."""
+    from kivy.base import EventLoop
+
+    deadline = time.monotonic() + most
+    while not done():
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"{what}: not ready within {most:.0f} s")
+        EventLoop.idle()
+        time.sleep(0.01)
 
 
 def scenes() -> dict[str, Callable[[Any], None]]:
@@ -207,6 +226,7 @@ def stage(app: Any, bring: Callable[[Any], None], language: str, size: tuple[int
             child.dismiss(animation=False)
     app.devices.stop()  # no GPIO buttons unless the scene sets them up
     app.phones.stop()  # no phones unless the scene turns them on
+    app.phones.command = None
     app.settings.phones = app.settings.phone_trading = False
     app.settings.set_hardware(HardwareConfig())
     app.session.close()

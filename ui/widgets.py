@@ -202,6 +202,10 @@ class Stepper(BoxLayout):
             self.on_pick(self.value)
 
 
+CHECKING = "pad.checking"
+"""What a pad's ``on_done`` returns when it answers later (:meth:`Pad.answer`), e.g. after a PIN's scrypt on a worker thread."""
+
+
 class Pad(ModalView):
     """A modal pad: a title, a line of what was typed, keys, OK and Cancel."""
 
@@ -213,8 +217,11 @@ class Pad(ModalView):
     presets = ListProperty([])
     columns = NumericProperty(3)
     secret = False
+    checking = False
+    """What was typed is being checked off the main thread (:data:`CHECKING`): keys and OK wait."""
     on_done: Callable[[str], str | None] | None = None
-    """Called with what was typed; returns a problem key to keep the pad open, or None."""
+    """Called with what was typed; returns a problem key to keep the pad open, None, or :data:`CHECKING`
+    when it answers later by :meth:`answer`."""
 
     def on_keys(self, *_: Any) -> None:
         app = App.get_running_app()
@@ -250,6 +257,8 @@ class Pad(ModalView):
         self.shown = "*" * len(self.typed) if self.secret else self.typed
 
     def press(self, key: str) -> None:
+        if self.checking:
+            return
         self.problem = ""
         if key == "⌫":
             self.typed = self.typed[:-1]
@@ -257,7 +266,17 @@ class Pad(ModalView):
             self.typed += key
 
     def confirm(self) -> None:
+        if self.checking:
+            return  # OK tapped again while the last entry is being checked
         problem = None if self.on_done is None else self.on_done(self.typed)
+        if problem == CHECKING:
+            self.checking = True
+            return
+        self.answer(problem)
+
+    def answer(self, problem: str | None) -> None:
+        """What was typed was checked: ``problem`` (a key) keeps the pad open with it, None closes it."""
+        self.checking = False
         if problem:
             app = App.get_running_app()
             self.problem = app.t(app.lang, problem)

@@ -105,3 +105,37 @@ def test_a_new_game_sends_every_phone_back_to_picking_a_seat() -> None:
             assert phone.view is not None and phone.view["me"]["name"] == "Yvett"
 
     run(scenario())
+
+
+def test_the_table_never_waits_while_a_new_web_process_hears_the_whole_game(tmp_path: Path, monkeypatch: Any) -> None:
+    """The hello with the whole line is turned into JSON outside the bridge's lock: a commit (the table's
+    subscriber, on the screen's thread) goes through while the writer thread is still encoding it."""
+    import sys
+    import threading
+
+    import phones.bridge
+    import phones.wire
+    from phones.bridge import Bridge
+
+    entered, opened, left = threading.Event(), threading.Event(), threading.Event()
+    real = phones.wire.line
+
+    def slow(message: dict[str, Any]) -> bytes:
+        if message.get("t") == "hello" and not opened.is_set():
+            entered.set()
+            opened.wait(10)  # a long game's JSON, a slow machine
+            left.set()
+        return real(message)
+
+    monkeypatch.setattr(phones.bridge, "line", slow)
+    table = Table.new(SETUP, tmp_path / "games.db")
+    bridge = Bridge(host="127.0.0.1", port=0, command=[sys.executable, "-c", "import time; time.sleep(60)"])
+    try:
+        bridge.attach(table)
+        assert entered.wait(10), "no hello was written"
+        assert table.submit(line_to_trade()[0]).accepted
+        assert not left.is_set() and bridge.line_length == 1  # committed while the hello was still being made
+    finally:
+        opened.set()
+        bridge.stop()
+        table.close()

@@ -123,8 +123,15 @@ def app(kivy_app: Any, tmp_path: Path, request: pytest.FixtureRequest) -> Iterat
 
 
 def frames(count: int = 3) -> None:
-    """Let Kivy run its clock and draw ``count`` frames."""
+    """Let Kivy run its clock and draw ``count`` frames, then more until the work handed to worker
+    threads (``ui.background``: a PIN's check) has answered on the main thread, as a person waits for it."""
     from kivy.base import EventLoop
 
+    from ui import background
+
     for _ in range(count):
+        EventLoop.idle()
+    deadline = time.monotonic() + 30
+    while background.pending() and time.monotonic() < deadline:
+        time.sleep(0.005)
         EventLoop.idle()

@@ -104,3 +104,90 @@ def test_a_new_game_in_the_middle_of_one_is_confirmed_first(app: Any, monkeypatc
         assert "pad:ok" in visible_ids() and app.session.table.game_id == game
         enter_pin("2468")
     assert app.session.table.game_id != game and app.manager.current == "table"
+
+
+def test_the_pin_is_checked_off_the_screens_thread_with_the_same_answers(app: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The PIN's scrypt runs on a worker thread: the screen draws frames while it runs (here held until it
+    has drawn five), a wrong PIN keeps the pad with its problem, the right one runs the banker's step once."""
+    import threading
+
+    from kivy.base import EventLoop
+    from kivy.clock import Clock
+
+    from tests.ui.test_hardware import until
+    from ui.banker import with_pin
+
+    ticks = [0]
+    event = Clock.schedule_interval(lambda _dt: ticks.__setitem__(0, ticks[0] + 1), 0)
+    real = Settings.check_pin
+    entered, opened, answers = threading.Event(), threading.Event(), []
+
+    def held(settings: Settings, pin: str) -> bool:
+        entered.set()
+        opened.wait(10)
+        answers.append(real(settings, pin))
+        return answers[-1]
+
+    monkeypatch.setattr(Settings, "check_pin", held)
+    app.settings.set_pin("2468")
+    done: list[bool] = []
+    try:
+        for pin, right in (("1111", False), ("2468", True)):
+            entered.clear()
+            opened.clear()
+            if not right:
+                with_pin("ui.pin.undo", lambda: done.append(True))
+                frames()
+            for digit in pin:
+                tap(f"pad:{digit}")
+            find("pad:ok").dispatch("on_release")
+            find("pad:ok").dispatch("on_release")  # a second OK while it is checked changes nothing
+            assert entered.wait(10)
+            before = ticks[0]
+            for _ in range(5):
+                EventLoop.idle()
+            assert ticks[0] - before >= 5 and not done  # frames drawn while the scrypt ran, nothing done yet
+            opened.set()
+            frames()
+            if right:
+                assert done == [True] and until(lambda: not _pads())
+            else:
+                assert find("pad:ok").parent is not None and not done
+                assert app.t("en", "ui.pin.wrong") in [w.problem for w in _pads()]
+        assert answers == [False, True]
+    finally:
+        opened.set()
+        event.cancel()
+
+
+def _pads() -> list[Any]:
+    from kivy.core.window import Window
+
+    from ui.widgets import Pad
+
+    return [child for child in Window.children if isinstance(child, Pad)]
+
+
+def test_a_pad_cancelled_while_its_pin_is_checked_does_nothing(app: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    import threading
+
+    from ui.banker import with_pin
+
+    real, opened = Settings.check_pin, threading.Event()
+
+    def held(settings: Settings, pin: str) -> bool:
+        opened.wait(10)
+        return real(settings, pin)
+
+    monkeypatch.setattr(Settings, "check_pin", held)
+    app.settings.set_pin("2468")
+    done: list[bool] = []
+    with_pin("ui.pin.undo", lambda: done.append(True))
+    frames()
+    for digit in "2468":
+        tap(f"pad:{digit}")
+    find("pad:ok").dispatch("on_release")
+    find("pad:cancel").dispatch("on_release")
+    opened.set()
+    frames()
+    assert done == []

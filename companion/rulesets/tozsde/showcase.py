@@ -48,6 +48,9 @@ SCENES = (
     Scene("settings-die", "settings", BEFORE_START, ("screen:start", "settings", "die-ports")),
     Scene("settings-die-path", "settings", BEFORE_START, ("screen:start", "settings", "die-path")),
     Scene("phones", "settings", TABLE, ("screen:table", "phones")),
+    # the dialog before the web process listens, and when it ends before it listens
+    Scene("phones-starting", "settings", TABLE, ("screen:table", "phones-starting")),
+    Scene("phones-failed", "settings", TABLE, ("screen:table", "phones-failed")),
     Scene("table-phones", "settings", TABLE, ("screen:table", "phones-on")),
     # two phones ask to join: the oldest ask on the table screen, with Allow and Refuse
     Scene("table-phones-ask", "settings", TABLE, ("screen:table", "phones-on", "phones-ask")),
