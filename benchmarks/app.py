@@ -197,8 +197,9 @@ APP = """
 import os, sys
 sys.path.insert(0, {root!r})
 from pathlib import Path
-from ui import launch
+from ui import kvcache, launch
 launch.configure({size!r})
+kvcache.cache_kivy_style()  # as ui.launch.run
 from ui.app import CompanionApp
 from benchmarks.app import report_first_frame
 

@@ -65,6 +65,9 @@ def run(db: str | os.PathLike[str] | None = None, *, kiosk: bool = False, size: 
     if problem is not None:
         raise NoDisplay(problem)
     configure(size, kiosk=kiosk)
+    from ui import kvcache
+
+    kvcache.cache_kivy_style()  # before kivy.app imports Kivy's language, which parses its style.kv
     from kivy.app import App
     from kivy.logger import Logger
 

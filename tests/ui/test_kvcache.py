@@ -105,3 +105,61 @@ def test_a_file_with_a_root_widget_is_refused(kv: Any) -> None:
     path.write_text("BoxLayout:\n    spacing: 3\n")
     with pytest.raises(ValueError, match="only rules"):
         kvcache.load(path)
+
+
+# -- Kivy's own style.kv --------------------------------------------------------------------------
+STYLE = """
+import json, sys
+from ui import kvcache, launch
+launch.configure((800, 480))
+hooked = sys.argv[1] == "hooked" and kvcache.cache_kivy_style()
+from kivy.lang import Builder
+
+def rule(r):
+    return [r.name, [[k, p.value] for k, p in r.properties.items()],
+            [[c.name, [[k, p.value] for k, p in c.properties.items()]]
+             for canvas in (r.canvas_before, r.canvas_root, r.canvas_after) if canvas for c in canvas.children],
+            [rule(c) for c in r.children]]
+
+from kivy.lang.parser import global_idmap
+print(json.dumps({"from_cache": kvcache.style_from_cache, "kivy_imported": "kivy" in global_idmap,
+                  "rules": [[s.key, rule(r)] for s, r in Builder.rules]}))
+"""
+
+
+def kivy_style(tmp_path: Path, how: str) -> dict[str, Any]:
+    """Kivy's rules as a new process reads them (``hooked``: through :func:`kvcache.cache_kivy_style`)."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parents[2]
+    env = {**os.environ, "COMPANION_CACHE": str(tmp_path / "cache"), "KIVY_NO_CONSOLELOG": "1",
+           "KIVY_HOME": str(tmp_path / "kivy"), "PYTHONPATH": str(root)}
+    out = subprocess.run([sys.executable, "-c", STYLE, how], env=env, cwd=root, capture_output=True, text=True,
+                         timeout=120)
+    assert out.returncode == 0, out.stderr[-2000:]
+    result: dict[str, Any] = json.loads(out.stdout.strip().splitlines()[-1])
+    return result
+
+
+def test_kivy_style_is_parsed_once_then_read_from_the_cache_with_the_same_rules(tmp_path: Path) -> None:
+    own = kivy_style(tmp_path, "own")  # Kivy's own parse, no hook
+    first, second = kivy_style(tmp_path, "hooked"), kivy_style(tmp_path, "hooked")
+    assert own["from_cache"] is None and first["from_cache"] is False and second["from_cache"] is True
+    assert len(own["rules"]) > 50
+    assert first["rules"] == own["rules"] and second["rules"] == own["rules"]
+    assert second["kivy_imported"]  # style.kv's "#:import kivy kivy" carried out from the cache too
+    assert len(list((tmp_path / "cache" / "kv").glob("style-*.pickle"))) == 1
+
+
+def test_a_damaged_cached_kivy_style_is_parsed_again_and_kept_anew(tmp_path: Path) -> None:
+    kivy_style(tmp_path, "hooked")
+    (kept,) = (tmp_path / "cache" / "kv").glob("style-*.pickle")
+    good = kept.read_bytes()
+    kept.write_bytes(good[: len(good) // 2])  # a file cut short (the cache's own writes are atomic)
+    again = kivy_style(tmp_path, "hooked")
+    assert again["from_cache"] is False and again["rules"] == kivy_style(tmp_path, "own")["rules"]
+    kept_again = kivy_style(tmp_path, "hooked")
+    assert kept_again["from_cache"] is True and kept_again["rules"] == again["rules"]
