@@ -33,19 +33,18 @@ import random
 import secrets
 from concurrent.futures import Future
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping, Sequence, TypeVar
+from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence, TypeVar
 
 from companion.actions import Action, Choice, Rejection
-from companion.correction import correction
-from companion.debts import owed
 from companion.describe import Described, Group, describe
 from companion.events import Event
 from companion.game import Game
-from companion.history import History, replay
 from companion.messages import Said
 from companion.journal import Entry, Head, Journal, JournalDamaged, JournalError, JournalMoved, default_path
 from companion.state import State
-from companion.takeback import pin_reason, taken_back
+
+if TYPE_CHECKING:  # the charts' series, corrections, debts and take-backs load when first asked for, not on opening
+    from companion.history import History
 
 log = logging.getLogger("companion.table")
 
@@ -271,6 +270,8 @@ class Table:
         and reload keeps it up to date, so asking on every redraw costs nothing.
         """
         if self._history is None:
+            from companion.history import replay
+
             made, end = replay(self.game.setup, self.actions())
             if _as_json(end.state) != _as_json(self.game.state):  # another writer moved the line meanwhile
                 self._reload("journal")
@@ -416,6 +417,8 @@ class Table:
     def _taken_back(self, actions: list[Action], source: str) -> Outcome:
         """The outcome of taking back ``actions`` (oldest first), which lay just past the line's end:
         an undo of one, a take-back of several, said as :func:`~companion.takeback.taken_back` says it."""
+        from companion.takeback import taken_back
+
         said = taken_back(Game(self.game.setup, state=self.game.state.copy()), actions)
         if len(actions) == 1:
             return Outcome(True, {"type": "undo", "undone": actions[0]}, [said], source=source)
@@ -438,6 +441,8 @@ class Table:
         """
         if not 0 <= length < self.length:
             return None
+        from companion.takeback import pin_reason
+
         return pin_reason(self.actions(length), self.state.current)
 
     def undo_pin(self) -> Said | None:
@@ -446,6 +451,8 @@ class Table:
 
     def owed(self) -> Said | None:
         """The waiting debt in one sentence: who owes whom how much and how to cover it (T8, B6); None when none waits."""
+        from companion.debts import owed
+
         can_borrow = any(d.group == Group.LOANS for d in self.describe())
         return owed(self.state, self.game.rules.currency, can_borrow=can_borrow)
 
@@ -493,6 +500,8 @@ class Table:
         Refused with a sentence if a value would be negative or the bank or
         exchange cannot cover it.
         """
+        from companion.correction import correction
+
         return self.submit(correction(player, cash=cash, shares=shares, reason=reason), source)
 
     @property
