@@ -31,8 +31,8 @@ def configure(size: tuple[int, int] | None = None, *, kiosk: bool = False) -> No
 
     Python's garbage collector is off from here until the app's first frame (``CompanionApp.started``
     turns it on again): Kivy's, the engine's and the screens' imports make objects that live as long as
-    the app, and the collector went through them some seventy times on the way (about 8 ms on the 2-core
-    test machine; the full pass Kivy itself asks for when it makes the window stays).
+    the app, and the collector went through them some seventy times on the way (about 5 ms of the start
+    on the 2-core test machine; the full pass Kivy itself asks for when it makes the window stays).
     """
     import ui  # noqa: F401  (Kivy's environment variables)
 
