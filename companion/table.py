@@ -36,6 +36,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence, TypeVar
 
 from companion.actions import Action, Choice, Rejection
+from companion.correction import correction
+from companion.debts import owed
 from companion.describe import Described, Group, describe
 from companion.events import Event
 from companion.game import Game
@@ -43,7 +45,7 @@ from companion.messages import Said
 from companion.journal import Entry, Head, Journal, JournalDamaged, JournalError, JournalMoved, default_path
 from companion.state import State
 
-if TYPE_CHECKING:  # the charts' series, corrections, debts and take-backs load when first asked for, not on opening
+if TYPE_CHECKING:  # the charts' series and the take-back texts load when first asked for, not on opening
     from companion.history import History
 
 log = logging.getLogger("companion.table")
@@ -451,8 +453,6 @@ class Table:
 
     def owed(self) -> Said | None:
         """The waiting debt in one sentence: who owes whom how much and how to cover it (T8, B6); None when none waits."""
-        from companion.debts import owed
-
         can_borrow = any(d.group == Group.LOANS for d in self.describe())
         return owed(self.state, self.game.rules.currency, can_borrow=can_borrow)
 
@@ -500,8 +500,6 @@ class Table:
         Refused with a sentence if a value would be negative or the bank or
         exchange cannot cover it.
         """
-        from companion.correction import correction
-
         return self.submit(correction(player, cash=cash, shares=shares, reason=reason), source)
 
     @property
