@@ -33,7 +33,7 @@ import random
 import secrets
 from concurrent.futures import Future
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping, Sequence, TypeVar
+from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence, TypeVar
 
 from companion.actions import Action, Choice, Rejection
 from companion.correction import correction
@@ -41,11 +41,12 @@ from companion.debts import owed
 from companion.describe import Described, Group, describe
 from companion.events import Event
 from companion.game import Game
-from companion.history import History, replay
 from companion.messages import Said
 from companion.journal import Entry, Head, Journal, JournalDamaged, JournalError, JournalMoved, default_path
 from companion.state import State
-from companion.takeback import pin_reason, taken_back
+
+if TYPE_CHECKING:  # the charts' series and the take-back texts load when first asked for, not on opening
+    from companion.history import History
 
 log = logging.getLogger("companion.table")
 
@@ -271,6 +272,8 @@ class Table:
         and reload keeps it up to date, so asking on every redraw costs nothing.
         """
         if self._history is None:
+            from companion.history import replay
+
             made, end = replay(self.game.setup, self.actions())
             if _as_json(end.state) != _as_json(self.game.state):  # another writer moved the line meanwhile
                 self._reload("journal")
@@ -416,6 +419,8 @@ class Table:
     def _taken_back(self, actions: list[Action], source: str) -> Outcome:
         """The outcome of taking back ``actions`` (oldest first), which lay just past the line's end:
         an undo of one, a take-back of several, said as :func:`~companion.takeback.taken_back` says it."""
+        from companion.takeback import taken_back
+
         said = taken_back(Game(self.game.setup, state=self.game.state.copy()), actions)
         if len(actions) == 1:
             return Outcome(True, {"type": "undo", "undone": actions[0]}, [said], source=source)
@@ -438,6 +443,8 @@ class Table:
         """
         if not 0 <= length < self.length:
             return None
+        from companion.takeback import pin_reason
+
         return pin_reason(self.actions(length), self.state.current)
 
     def undo_pin(self) -> Said | None:

@@ -11,6 +11,7 @@ holds in a game's folder too: its screen panels
 from __future__ import annotations
 
 import ast
+import json
 import importlib
 import pkgutil
 from pathlib import Path
@@ -162,3 +163,49 @@ def test_the_phones_import_neither_the_app_nor_the_hardware_nor_kivy() -> None:
         if name.startswith("phones"):
             outside = {t for t in targets if t.split(".")[0] in OUTSIDE_THE_ENGINE or t.endswith(".panels")}
             assert not outside, f"{name} imports {sorted(outside)}"
+
+
+LATER = ("companion.history", "companion.takeback", "companion.journal.repair", "companion.backup", "platformdirs",
+         "phones.bridge", "hardware.die")
+"""What opening the saved game before the app's first frame does not need: the charts' series, the take-back
+texts (unless the game's last write was a take-back), the repair and the backup of a journal, the user's folders
+(the paths are given), the phones' bridge and the die. Each loads where it is first used."""
+
+RESUME = """
+import json, sys
+from pathlib import Path
+from ui.settings import Settings
+from ui.session import Session
+
+Settings.load(Path(sys.argv[2]))
+session = Session(Path(sys.argv[1]))
+assert session.resume() is None and session.table is not None
+before = sorted(sys.modules)
+table = session.table
+assert table.series().players == ["Anna", "Béla"] and table.undo_pin() is not None
+assert table.correct(0, cash=1, shares={}, reason="test").accepted
+undone = session.undo()
+assert undone is not None and undone.accepted and "taken back" in session.said("en")
+print(json.dumps({"before": before, "after": sorted(sys.modules)}))
+"""
+
+
+def test_resuming_a_game_imports_only_what_its_first_frame_needs(tmp_path: Path) -> None:
+    """An eager import of a module of :data:`LATER` (at the top of a module the start imports) fails here."""
+    import subprocess
+    import sys
+
+    from companion.table import Table
+
+    table = Table.new({"ruleset": "tozsde", "players": ["Anna", "Béla"]}, tmp_path / "games.db")
+    assert table.submit({"type": "roll", "value": 3}).accepted
+    table.close()
+    env = {"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT.parent), "COMPANION_CACHE": str(tmp_path / "cache"),
+           "HOME": str(tmp_path)}
+    done = subprocess.run([sys.executable, "-c", RESUME, str(tmp_path / "games.db"), str(tmp_path / "settings.json")],
+                          env=env, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr[-2000:]
+    seen = json.loads(done.stdout.strip().splitlines()[-1])
+    assert "companion.table" in seen["before"] and "companion.journal.chain" in seen["before"]  # the game was read
+    assert sorted(set(LATER) & set(seen["before"])) == []
+    assert {"companion.history", "companion.takeback"} <= set(seen["after"])  # loaded, and working, when asked for

@@ -21,7 +21,7 @@ from kivy.metrics import dp
 from kivy.properties import BooleanProperty, NumericProperty, ObjectProperty, StringProperty
 from kivy.uix.screenmanager import NoTransition, ScreenManager
 
-from companion import messages
+from companion import classcache, messages
 from ui import display, errors, kvcache, measure, texts, theme
 from ui.banker import new_pin, with_pin
 from ui.devices import Devices
@@ -180,7 +180,9 @@ class CompanionApp(App):
         """Once the first frame is drawn: the die and the buttons started, and every object made so far
         (Kivy's, the app's, the game's: tens of thousands) frozen out of Python's garbage collection, whose
         full passes over them took several milliseconds of a frame now and then. The collector, off during the
-        start (build), first clears what the start left behind among the young objects."""
+        start (build), first clears what the start left behind among the young objects. The methods of the
+        dataclasses made so far are kept for the next start if any had to be compiled (:mod:`companion.classcache`)."""
+        classcache.save()
         gc.collect(1)
         gc.freeze()
         gc.enable()

@@ -43,8 +43,6 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
-from platformdirs import user_config_dir
-
 from companion.messages import LANGUAGES
 from hardware.config import Binding, ButtonAction, ButtonsConfig, HardwareConfig
 
@@ -221,4 +219,6 @@ def default_path() -> Path:
     override = os.environ.get("COMPANION_SETTINGS")
     if override:
         return Path(override)
+    from platformdirs import user_config_dir  # only where no path is given or set
+
     return Path(user_config_dir("companion")) / "settings.json"

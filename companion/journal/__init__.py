@@ -12,13 +12,13 @@
 * :mod:`companion.journal.errors` — what can go wrong, as one sentence;
 * :mod:`companion.journal.verify` — where a line must end: its head records, and what is intact;
 * :mod:`companion.journal.acked` — the acknowledged heads, kept outside the file;
-* :mod:`companion.journal.repair` — keeping the intact part of a damaged game.
+* :mod:`companion.journal.repair` — keeping the intact part of a damaged game (imported where it is used:
+  opening a game has no need of it).
 """
 
 from companion.journal.chain import Head
 from companion.journal.errors import Damage, JournalDamaged, JournalError, JournalMoved
 from companion.journal.schema import MIGRATIONS, SCHEMA_VERSION
-from companion.journal.repair import RepairReport
 from companion.journal.transfer import NAME_LIMIT
 from companion.journal.store import (
     EXPORT_FORMAT,
@@ -47,7 +47,6 @@ __all__ = [
     "JournalMoved",
     "MIGRATIONS",
     "NAME_LIMIT",
-    "RepairReport",
     "SCHEMA_VERSION",
     "StoredGame",
     "default_path",
