@@ -48,6 +48,7 @@ class BigButton(Button):
         self._fit()
         # the size most texts keep from the moment it is set (in kv rules, often after this), so a text is
         # first drawn at it (the frame's passes can draw it before the fit runs), not at Kivy's default too
+        self.font_size = self.base_font  # this class's own kv rule set it already
         self.bind(base_font=self.setter("font_size"))
 
     def fit(self, *_: Any) -> None:
@@ -398,6 +399,21 @@ def lay_out(root: Widget) -> None:
             widget.do_layout()
         elif isinstance(widget, ScrollView):
             widget.update_from_scroll()
+
+
+SETTLE_PASSES = 4
+"""How many times :func:`settle` lays a screen out at most (a box as high as its rows takes a second pass)."""
+
+
+def settle(root: Widget) -> None:
+    """Lay out ``root`` (:func:`lay_out`) again until no layout in it asks for another pass: a box whose
+    height is its children's (``minimum_height``) knows it only once they are laid out, and its parents are
+    laid out again with it. A screen settled before its first frame wraps and draws each text once, at its
+    width, instead of at the sizes of each of the frame's passes on the way."""
+    for _ in range(SETTLE_PASSES):
+        lay_out(root)
+        if not any(isinstance(w, Layout) and w._trigger_layout.is_triggered for w in root.walk(restrict=True)):
+            return
 
 
 class LiveScreen(Screen):
