@@ -105,3 +105,19 @@ def test_a_file_with_a_root_widget_is_refused(kv: Any) -> None:
     path.write_text("BoxLayout:\n    spacing: 3\n")
     with pytest.raises(ValueError, match="only rules"):
         kvcache.load(path)
+
+
+def test_the_phones_layout_is_read_through_the_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """ui/kv/phones.kv, read when the phones are first turned on, is parsed once and then read from the cache
+    like the screens' kv files."""
+    from importlib import resources
+
+    from ui import phones
+
+    monkeypatch.setenv("COMPANION_CACHE", str(tmp_path / "cache"))
+    path = str(resources.files("ui").joinpath("kv", "phones.kv"))
+    Builder.unload_file(path)
+    monkeypatch.setattr(phones, "_loaded", False)
+    phones.load()
+    assert path in Builder.files
+    assert len(list(kvcache.cache_dir().glob("phones-*.pickle"))) == 1
