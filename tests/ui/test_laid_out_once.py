@@ -80,7 +80,7 @@ app.stop()
 """
 
 
-@pytest.mark.parametrize("screen", ["table"])
+@pytest.mark.parametrize("screen", ["table", "history"])
 def test_a_game_resumed_on_its_screen_draws_each_text_and_player_once_in_its_first_frame(
         display: str, tmp_path: Any, screen: str) -> None:
     """A fresh process, as the app starts: the screen is laid out before its first frame, so each label's
