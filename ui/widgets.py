@@ -401,19 +401,23 @@ def lay_out(root: Widget) -> None:
             widget.update_from_scroll()
 
 
-SETTLE_PASSES = 4
-"""How many times :func:`settle` lays a screen out at most (a box as high as its rows takes a second pass)."""
+SETTLE_PASSES = 6
+"""How many times :func:`settle` lays out again what asks for it, at most."""
 
 
 def settle(root: Widget) -> None:
-    """Lay out ``root`` (:func:`lay_out`) again until no layout in it asks for another pass: a box whose
-    height is its children's (``minimum_height``) knows it only once they are laid out, and its parents are
-    laid out again with it. A screen settled before its first frame wraps and draws each text once, at its
-    width, instead of at the sizes of each of the frame's passes on the way."""
+    """Lay out ``root`` (:func:`lay_out`), then again each layout in it that asks for another pass (parents
+    first) until none does: a box whose height is its children's (``minimum_height``) knows it only once they
+    are laid out, and its parents are laid out again with it. A screen settled before its first frame wraps
+    and draws each text once, at its width, instead of at the sizes of each of the frame's passes on the way."""
+    lay_out(root)
     for _ in range(SETTLE_PASSES):
-        lay_out(root)
-        if not any(isinstance(w, Layout) and w._trigger_layout.is_triggered for w in root.walk(restrict=True)):
+        asking = [w for w in root.walk(restrict=True) if isinstance(w, Layout) and w._trigger_layout.is_triggered]
+        if not asking:
             return
+        for widget in asking:
+            widget._trigger_layout.cancel()
+            widget.do_layout()
 
 
 class LiveScreen(Screen):
