@@ -22,16 +22,16 @@ The texts are the phones package's catalogue (``phones/locale``), already loaded
 from __future__ import annotations
 
 from importlib import resources
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from kivy.clock import Clock
-from kivy.lang import Builder
 from kivy.properties import BooleanProperty, NumericProperty, ObjectProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.modalview import ModalView
 
 from companion.messages import Said, register_package
-from ui import background
+from ui import background, kvcache
 from ui.banker import with_pin
 from ui.widgets import BigButton, Caption, app
 
@@ -291,10 +291,10 @@ _loaded = False
 
 
 def load() -> None:
-    """This module's layout, ``ui/kv/phones.kv`` (once)."""
+    """This module's layout, ``ui/kv/phones.kv`` (once; parsed once, then from the cache: :mod:`ui.kvcache`)."""
     global _loaded
     if not _loaded:
-        Builder.load_file(str(resources.files("ui").joinpath("kv", "phones.kv")))
+        kvcache.load(Path(str(resources.files("ui").joinpath("kv", "phones.kv"))))
         _loaded = True
 
 

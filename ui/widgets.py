@@ -48,6 +48,7 @@ class BigButton(Button):
         self._fit()
         # the size most texts keep from the moment it is set (in kv rules, often after this), so a text is
         # first drawn at it (the frame's passes can draw it before the fit runs), not at Kivy's default too
+        self.font_size = self.base_font  # this class's own kv rule set it already
         self.bind(base_font=self.setter("font_size"))
 
     def fit(self, *_: Any) -> None:
@@ -417,6 +418,25 @@ def lay_out(root: Widget) -> None:
             widget.do_layout()
         elif isinstance(widget, ScrollView):
             widget.update_from_scroll()
+
+
+SETTLE_PASSES = 6
+"""How many times :func:`settle` lays out again what asks for it, at most."""
+
+
+def settle(root: Widget) -> None:
+    """Lay out ``root`` (:func:`lay_out`), then again each layout in it that asks for another pass (parents
+    first) until none does: a box whose height is its children's (``minimum_height``) knows it only once they
+    are laid out, and its parents are laid out again with it. A screen settled before its first frame wraps
+    and draws each text once, at its width, instead of at the sizes of each of the frame's passes on the way."""
+    lay_out(root)
+    for _ in range(SETTLE_PASSES):
+        asking = [w for w in root.walk(restrict=True) if isinstance(w, Layout) and w._trigger_layout.is_triggered]
+        if not asking:
+            return
+        for widget in asking:
+            widget._trigger_layout.cancel()
+            widget.do_layout()
 
 
 class LiveScreen(Screen):

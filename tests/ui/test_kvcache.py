@@ -163,3 +163,19 @@ def test_a_damaged_cached_kivy_style_is_parsed_again_and_kept_anew(tmp_path: Pat
     assert again["from_cache"] is False and again["rules"] == kivy_style(tmp_path, "own")["rules"]
     kept_again = kivy_style(tmp_path, "hooked")
     assert kept_again["from_cache"] is True and kept_again["rules"] == again["rules"]
+
+
+def test_the_phones_layout_is_read_through_the_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """ui/kv/phones.kv, read when the phones are first turned on, is parsed once and then read from the cache
+    like the screens' kv files."""
+    from importlib import resources
+
+    from ui import phones
+
+    monkeypatch.setenv("COMPANION_CACHE", str(tmp_path / "cache"))
+    path = str(resources.files("ui").joinpath("kv", "phones.kv"))
+    Builder.unload_file(path)
+    phones._loaded = False  # and loaded once again below (turning the phones on later loads nothing more)
+    phones.load()
+    assert path in Builder.files
+    assert len(list(kvcache.cache_dir().glob("phones-*.pickle"))) == 1

@@ -37,3 +37,70 @@ def test_a_screen_shown_lays_out_each_text_at_one_width_and_size(app: Any, monke
     assert not twice, twice
     if screen == "history":
         assert len([texts for texts in laid_out.values() if len(min(texts)[0]) > 30]) >= 10  # the log's sentences
+
+
+RESUMED = """
+import json, sys
+from collections import Counter
+from pathlib import Path
+from ui import launch
+launch.configure({size!r})
+from kivy.uix.label import Label
+from ui import demo
+from ui.app import CompanionApp
+from ui.screens import table
+from tests.ui.conftest import frames
+
+work = Path(sys.argv[1])
+demo.played_game(work / "games.db", "tozsde", seed=2, players=4, stop_at=200)
+(work / "settings.json").write_text(json.dumps({{"screen": sys.argv[2]}}))
+drawn: Counter[int] = Counter()
+update = Label.texture_update
+
+def texture_update(label, *args):
+    drawn[id(label)] += 1
+    return update(label, *args)
+
+texture_update.__name__ = "texture_update"  # Kivy's trigger calls the method by its name
+Label.texture_update = texture_update
+rows: list[str] = []
+shortened = table.shortened
+
+def counted(shares, *args):
+    rows.append(str(sorted(shares.items())))
+    return shortened(shares, *args)
+
+table.shortened = counted
+app = CompanionApp(work / "games.db", settings_path=work / "settings.json")
+app._run_prepare()  # the build and the start, the game resumed on its screen: its first frame not drawn yet
+frames(1)
+print(json.dumps({{"screen": app.manager.current, "labels": len(drawn), "twice": sum(n > 1 for n in drawn.values()),
+                  "rows": len(rows), "players": len(set(rows))}}))
+app.stop()
+"""
+
+
+@pytest.mark.parametrize("screen", ["table", "history"])
+def test_a_game_resumed_on_its_screen_draws_each_text_and_player_once_in_its_first_frame(
+        display: str, tmp_path: Any, screen: str) -> None:
+    """A fresh process, as the app starts: the screen is laid out before its first frame, so each label's
+    texture is made once in that frame (not first at a default width or size), and on the table screen each
+    player's row is made once, for the room it has (not also for the sizes of the frame's layout passes)."""
+    import json
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    from tests.ui.conftest import SIZE
+
+    env = {**os.environ, "DISPLAY": display, "KIVY_HOME": str(tmp_path / "kivy"), "KIVY_NO_CONSOLELOG": "1",
+           "COMPANION_CACHE": str(tmp_path / "cache")}
+    done = subprocess.run([sys.executable, "-c", RESUMED.format(size=SIZE), str(tmp_path), screen],
+                          cwd=Path(__file__).resolve().parents[2], env=env, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr[-2000:]
+    seen = json.loads(done.stdout.strip().splitlines()[-1])
+    assert seen["screen"] == screen
+    assert seen["labels"] > 15 and seen["twice"] == 0, seen
+    if screen == "table":
+        assert seen["players"] == 4 and seen["rows"] == 4, seen

@@ -41,7 +41,7 @@ from hardware.buttons import Confirm, Target
 from ui import board as _board  # noqa: F401  (registers MarketOrBoard for table.kv)
 from ui import banker, measure, panels, theme
 from ui.screens.choice_dialogs import FORMS, ChoiceView, FieldsDialog
-from ui.widgets import BigButton, RowButton, app
+from ui.widgets import BigButton, RowButton, app, lay_out, settle
 
 ORDER = {group: rank for rank, group in enumerate(Group)}
 """The order of the action buttons after the usual one: the groups' own order."""
@@ -57,6 +57,11 @@ MONEY_GAP = 0.4
 
 WHO_WIDTH = 6
 """The least width left for the name and the shares beside cash and fortune, in units."""
+
+
+def columns_for(count: int) -> int:
+    """The columns of ``count`` players' rows: one up to four players, two for five or six."""
+    return 1 if count <= 4 else 2
 
 
 def fit_players(count: int, height: float, width: float, unit: float, spacing: float,
@@ -77,7 +82,7 @@ def fit_players(count: int, height: float, width: float, unit: float, spacing: f
     [(1, 9, 19), (2, 13, 13)]
     """
     least, largest = unit * theme.LEAST, unit * ROW_FONT
-    columns = 1 if count <= 4 else 2
+    columns = columns_for(count)
     rows = max((count + columns - 1) // columns, 1)
     row = (height - (rows - 1) * spacing) / rows
     inner = (width - (columns - 1) * spacing) / columns - unit * (ROW_LEFT + ROW_RIGHT + MONEY_GAP)
@@ -229,6 +234,9 @@ class TableScreen(Screen):
         self._dealing = False
         self._player_rows: list[PlayerRow] = []
         self._players_shown: tuple[dict[str, Any], list[str]] | None = None
+        self._laid_out = False
+        """Whether the screen was laid out at its size (its first :meth:`on_pre_enter`): the players' rows are
+        drawn for the room they have then, not for a widget's default size on the way."""
         self._board_view: tuple[dict[str, Any], list[str]] | None = None
         self.ids.player_rows.bind(size=self._players_resized)  # a new height, or width (the columns changed)
         self.ids.said.bind(width=self._said_resized, texture_size=self._said_drawn)
@@ -244,6 +252,14 @@ class TableScreen(Screen):
     def on_pre_enter(self, *_: Any) -> None:
         self.ids.panel.board_shown = app().settings.board  # the market or the board, as it was left
         self.refresh()
+        if not self._laid_out and self.manager is not None:
+            # laid out before its first frame: each text wrapped and drawn once, at its width, and the
+            # players' rows made once, for the room they have (not also at the sizes of the frame's passes)
+            settle(self.manager)
+            self._laid_out = True
+            if self._players_shown is not None:
+                self._draw_players(*self._players_shown)
+                lay_out(self.ids.player_rows)
 
     def _board_toggled(self, panel: Any, shown: bool) -> None:
         """The market or the board was chosen: kept in the settings, so a restart shows it again.
@@ -322,6 +338,9 @@ class TableScreen(Screen):
         by_seat = {p["seat"]: p for p in view["players"]}
         seats = [s for s in view.get("order") or [] if s in by_seat]
         players = [by_seat[s] for s in seats] + [p for p in view["players"] if p["seat"] not in seats]
+        if not self._laid_out:  # their room not known yet: drawn once it is (on_pre_enter)
+            self.player_columns = columns_for(len(players))
+            return
         unit = a.unit
         plain = measure.extents_for(unit)
         cash_1 = max((plain(a.number(p["cash"]))[0] for p in players), default=unit) / unit
