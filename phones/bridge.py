@@ -307,12 +307,10 @@ class Bridge:
             self.listening.set()
             self._tell(News(-1, Said("phones.listening", {})))
         elif kind in ("joined", "left", "asks") and strict.whole(message.get("seat")):
-            news = News(message["seat"], Said(f"phones.{kind}", {"name": str(message.get("name", ""))}),
-                        str(message.get("ask", "")))
-            if self.on_news is not None:
-                self.on_news(news)
-        elif kind == "withdrawn" and self.on_news is not None:
-            self.on_news(News(-1, Said("phones.withdrawn", {}), str(message.get("ask", ""))))
+            self._tell(News(message["seat"], Said(f"phones.{kind}", {"name": str(message.get("name", ""))}),
+                            str(message.get("ask", ""))))
+        elif kind == "withdrawn":
+            self._tell(News(-1, Said("phones.withdrawn", {}), str(message.get("ask", ""))))
         elif kind == "failed":
             self._failed = True
             self._tell(News(-1, Said("phones.settings.failed", {"error": str(message.get("error", ""))})))

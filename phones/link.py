@@ -1,18 +1,15 @@
 """The QR code of the game's link, and the address phones reach this machine at.
 
-The code is made by segno (pure Python, no image library needed) as a PNG the table screen
-shows, or as its matrix of modules.
+The code is made by segno (pure Python, no image library needed) as its matrix of modules,
+which the table screen draws (``ui.phones.code_pixels``).
 
 >>> link = "http://192.168.1.20:8080/g/" + "x" * 32
->>> png(link)[:8]
-b'\\x89PNG\\r\\n\\x1a\\n'
 >>> size = len(matrix(link)); 25 <= size <= 61
 True
 """
 
 from __future__ import annotations
 
-import io
 import ipaddress
 import socket
 from typing import Callable
@@ -24,13 +21,6 @@ from phones.guard import private
 
 def _code(link: str) -> segno.QRCode:
     return segno.make_qr(link, error="m")
-
-
-def png(link: str, scale: int = 8) -> bytes:
-    """The link's QR code as a PNG, dark on light with the quiet zone around it."""
-    out = io.BytesIO()
-    _code(link).save(out, kind="png", scale=scale, border=4)
-    return out.getvalue()
 
 
 def matrix(link: str) -> list[list[bool]]:

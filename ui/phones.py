@@ -54,6 +54,14 @@ QUIET = 4
 """The QR code's quiet zone around it, in modules."""
 
 
+def _link(bridge: Bridge, shown_as: tuple[str, str] | None) -> str:
+    """The game's link on this machine's address in the local network (looked up each time: it may have come
+    or changed), or on the address ``shown_as`` gives."""
+    from phones.link import local_address
+
+    return bridge.link(local_address() if shown_as is None else shown_as[0])
+
+
 def code_pixels(link: str) -> tuple[int, bytes]:
     """The link's QR code with its quiet zone, one pixel a module: its side and its RGBA rows, bottom
     row first as a Kivy texture takes them (made on a worker thread: segno is pure Python)."""
@@ -159,11 +167,7 @@ class Phones:
     # -- the link and its code -----------------------------------------------------------
     def link(self) -> str:
         """The game's link on this machine's address in the local network ("" while phones are off)."""
-        if self.bridge is None:
-            return ""
-        from phones.link import local_address
-
-        return self.bridge.link(local_address() if self.shown_as is None else self.shown_as[0])
+        return "" if self.bridge is None else _link(self.bridge, self.shown_as)
 
     def code(self) -> tuple[str, Any] | None:
         """The link and its QR code as a Kivy texture while the web process listens (None before: off,
@@ -183,9 +187,7 @@ class Phones:
         self._making = True
 
         def work() -> tuple[str, int, bytes] | None:
-            from phones.link import local_address
-
-            link = bridge.link(local_address() if shown_as is None else shown_as[0])
+            link = _link(bridge, shown_as)
             return None if shown is not None and shown[0] == link else (link, *code_pixels(link))
 
         def made(result: tuple[str, int, bytes] | None) -> None:
