@@ -70,10 +70,10 @@ def test_repair_unopenable_keeps_the_file_opening_and_exports_what_it_kept(
     db = copy("repair_unopenable", tmp_path)
     assert state(capsys, db)["actions"] == 93
     status, out, err = run(capsys, "--db", db, "repair", "--game", "1")
-    assert status == 1 and "repaired" not in out and len(out.strip().splitlines()) == 1
-    assert "its 93 intact actions are in" in out, out
+    assert status == 1 and out == "" and len(err.strip().splitlines()) == 1  # said on stderr
+    assert "could not be mended" in err and "its 93 intact actions are in" in err, err
     assert state(capsys, db)["actions"] == 93  # what opened before still opens, as long
-    exported = Path(out.split(" are in ", 1)[1].split(": `companion", 1)[0])
+    exported = Path(err.split(" are in ", 1)[1].split(": `companion", 1)[0])
     fresh = tmp_path / "fresh.db"
     status, out, err = run(capsys, "--db", fresh, "import", exported)
     assert status == 0 and "(93 actions)" in out, err
@@ -109,7 +109,7 @@ def test_repair_malformed_one_meaning_of_intact(tmp_path: Path, capsys: pytest.C
     assert len(err.strip().splitlines()) == 1 and "damaged" in err  # the damage said once
     assert len(json.loads(out_file.read_text(encoding="utf-8"))["actions"]) == 30
     status, out, err = run(capsys, "--db", db, "repair", "--game", "1")
-    assert "its 30 intact actions are in" in out or "kept 30 actions" in out, (out, err)
+    assert "its 30 intact actions are in" in err or "kept 30 actions" in out, (out, err)
     fresh = tmp_path / "fresh.db"
     assert run(capsys, "--db", fresh, "import", out_file)[0] == 0
     plays_on(fresh, 30)
