@@ -42,7 +42,7 @@ from companion.describe import Described, Group, describe
 from companion.events import Event
 from companion.game import Game
 from companion.messages import Said
-from companion.journal import Entry, Head, Journal, JournalDamaged, JournalError, JournalMoved, default_path
+from companion.journal import Entry, Head, Journal, JournalDamaged, JournalError, JournalFull, JournalMoved, default_path
 from companion.state import State
 
 if TYPE_CHECKING:  # the charts' series and the take-back texts load when first asked for, not on opening
@@ -324,6 +324,8 @@ class Table:
             return write()
         except JournalMoved:
             return self._reload(source)
+        except JournalFull:  # nothing was written: said as what it is, whatever the write was
+            return Outcome(False, action, rejection=Rejection("disk_full"), source=source)
         except JournalError as error:  # nothing was written: the game stays as it is
             return Outcome(False, action, rejection=Rejection("journal_failed", {"error": str(error)}), source=source)
 

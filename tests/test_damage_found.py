@@ -78,13 +78,19 @@ def acked_files(db: Path) -> dict[str, bytes]:
     return {p.name: p.read_bytes() for p in folder.iterdir()}
 
 
-def build(ruleset: str, folder: Path) -> Journals:
+def small_pages(folder: Path) -> Path:
+    """A new journal file in a new ``folder``, with pages of ``PAGE`` bytes and in WAL mode."""
     folder.mkdir()
     db = folder / "games.db"
     conn = sqlite3.connect(db)
     conn.execute(f"PRAGMA page_size = {PAGE}")
     conn.execute("PRAGMA journal_mode = WAL")
     conn.close()
+    return db
+
+
+def build(ruleset: str, folder: Path) -> Journals:
+    db = small_pages(folder)
     setup = SETUPS[ruleset]
     actions = long_line(setup, 35)
     table = Table.new(setup, db, name="Friday")

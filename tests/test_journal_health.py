@@ -146,9 +146,12 @@ def test_a_full_disk_is_said_as_such_and_nothing_is_lost(tmp_path: Path) -> None
         if not outcome.accepted:
             break
     assert outcome is not None and not outcome.accepted and outcome.rejection is not None
-    assert outcome.rejection.code == "journal_failed"
-    assert "the disk is full" in outcome.message() and "damaged" not in outcome.message()
+    assert outcome.rejection.code == "disk_full"
+    assert outcome.message().startswith("The disk is full") and "damaged" not in outcome.message()
     length = table.length
+    undone = table.undo()  # an undo writes too: refused as what it is, not as an action not saved
+    assert not undone.accepted and undone.message().startswith("The disk is full")
+    assert "Megtelt a lemez" in undone.message("hu") and "Speicher ist voll" in undone.message("de")
     assert table.state.to_json() == replayed(setup, more[:length])
     table.close()
     again = Table.open(db)

@@ -22,7 +22,9 @@ from urllib.parse import quote
 from companion.actions import is_whole_number
 from companion.journal import acked, identity, schema
 from companion.journal.chain import Head, entry_link, root_hash
-from companion.journal.errors import JournalDamaged, JournalError, JournalMoved, describe, is_damage, is_not_a_database
+from companion.journal.errors import (
+    JournalDamaged, JournalError, JournalFull, JournalMoved, describe, is_damage, is_full, is_not_a_database,
+)
 from companion.journal.transfer import require_unicode
 from companion.journal.verify import HeadRecord
 
@@ -406,7 +408,7 @@ class JournalConnection:
     def _error(self, what: str, exc: sqlite3.Error | UnicodeDecodeError) -> JournalError:
         if isinstance(exc, UnicodeDecodeError):  # an error message with damaged bytes in it
             return JournalDamaged(f"journal {self._path}: could not {what}: the file is damaged")
-        kind = JournalDamaged if is_damage(exc) else JournalError
+        kind = JournalDamaged if is_damage(exc) else JournalFull if is_full(exc) else JournalError
         return kind(f"journal {self._path}: could not {what}: {describe(exc)}")
 
     @contextmanager

@@ -129,6 +129,8 @@ class _Unmended:
 
     why: str
     data: dict[str, object]
+    root: bytes = b""
+    """The root of the game the file holds under this number."""
 
 
 def repair(path: str | os.PathLike[str], game_id: int, backup: str | os.PathLike[str] | None = None) -> RepairReport:
@@ -145,8 +147,8 @@ def repair(path: str | os.PathLike[str], game_id: int, backup: str | os.PathLike
             trial = _repair_at(copy, game_id, None)
         except JournalError as error:
             raise type(error)(str(error).replace(str(copy), str(path))) from None
-        if isinstance(trial, _Unmended):
-            return _export(path, game_id, trial)
+    if isinstance(trial, _Unmended):
+        return _export(path, game_id, _own_without_wal(path, game_id, trial) or trial)
     if trial.missing:
         acked.forget(path, game_id)
         return trial
@@ -158,8 +160,34 @@ def repair(path: str | os.PathLike[str], game_id: int, backup: str | os.PathLike
     return done
 
 
+def _own_without_wal(path: Path, game_id: int, trial: _Unmended) -> _Unmended | None:
+    """Where the game under this number is not the acknowledged one but the file without its ``-wal`` holds
+    it (a journal from before files had identities, beside another journal's ``-wal``): that game's intact
+    part, to export instead of the other journal's."""
+    record = acked.read(path, game_id)
+    wal = wal_path(path)
+    if record is None or record.root == trial.root or not wal.exists() or wal.stat().st_size == 0:
+        return None
+    from companion.journal.store import Journal
+
+    with _copied(path, with_wal=False) as copy:
+        try:
+            with Journal.open(copy, readonly=True) as alone:
+                stored = alone.read_game(game_id)
+                if stored.chain[0] != record.root:
+                    return None
+                data, _ = alone.export_intact(game_id)
+        except JournalError:
+            return None
+    return _Unmended(
+        f"its -wal is another journal's; without it the file holds this game's first "
+        f"{plural(stored.head.length, 'action')}: with {wal.name} moved aside, a repair keeps them in the file",
+        data, record.root,
+    )
+
+
 @contextmanager
-def _copied(path: Path) -> Iterator[Path]:
+def _copied(path: Path, *, with_wal: bool = True) -> Iterator[Path]:
     """Byte copies of the journal, its ``-wal`` and its acknowledged heads, in a scratch folder."""
     if not path.exists():
         raise JournalError(f"there is no saved game in {path}; start one with `companion new`")
@@ -168,7 +196,7 @@ def _copied(path: Path) -> Iterator[Path]:
         try:
             shutil.copyfile(path, copy)
             wal = wal_path(path)
-            if wal.exists():
+            if with_wal and wal.exists():
                 shutil.copyfile(wal, wal_path(copy))
             if acked.folder(path).is_dir():
                 shutil.copytree(acked.folder(path), acked.folder(copy))
@@ -183,7 +211,7 @@ def _back_up(path: Path, target: Path) -> None:
     """Byte copies of the file and its ``-wal`` as they are, as ``target`` and ``target-wal`` (which
     SQLite reads together)."""
     pairs = [(path, target)]
-    if wal_path(path).exists():
+    if wal_path(path).exists() and wal_path(path).stat().st_size > 0:
         pairs.append((wal_path(path), target.with_name(target.name + "-wal")))
     for _, copy in pairs:
         if copy.exists():
@@ -232,7 +260,7 @@ def _repair_at(path: Path, game_id: int, backup: Path | None) -> RepairReport | 
             why = str(error) if isinstance(error, _NotMended) else str(error).split(": ", 1)[-1]
     with Journal.open(path, readonly=True) as fresh:  # read as `state` and `export` read it
         data, _ = fresh.export_intact(game_id)
-    return _Unmended(why, data)
+    return _Unmended(why, data, stored.chain[0])
 
 
 def _export(path: Path, game_id: int, unmended: _Unmended) -> RepairReport:
