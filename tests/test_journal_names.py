@@ -65,3 +65,18 @@ def test_a_symlinked_journal_keeps_its_acknowledged_heads_beside_the_real_file(t
     assert acked.read(real, 1).head.length == 7
     with Journal.open(real, readonly=True) as journal:  # one record, whichever name the journal is opened by
         assert journal.read_game(1).damage is None and journal.read_game(1).head.length == 7
+
+
+def test_a_wal_without_its_file_is_not_thrown_away_by_a_new_journal(tmp_path: Path) -> None:
+    """SQLite deletes a -wal it finds when it makes a new file: a -wal whose file is missing is refused."""
+    db = tmp_path / "games.db"
+    table = Table.new(SETUP, db)
+    for action in long_line(SETUP, 5):
+        assert table.submit(action, "test").accepted
+    wal = Path(f"{db}-wal").read_bytes()
+    table.close()
+    db.unlink()
+    Path(f"{db}-wal").write_bytes(wal)
+    with pytest.raises(JournalError, match="is missing but its -wal \\(games.db-wal\\) is there"):
+        Journal.open(db)
+    assert Path(f"{db}-wal").read_bytes() == wal and not db.exists()

@@ -73,7 +73,7 @@ def default_path() -> Path:
 
 def wal_path(path: Path) -> Path:
     """The ``-wal`` SQLite reads with a journal: beside the real file where ``path`` is a symlink."""
-    real = Path(os.path.realpath(path))
+    real = Path(os.path.realpath(path)) if os.path.islink(path) else path  # a folder link is the same folder
     return real.with_name(real.name + "-wal")
 
 
@@ -156,6 +156,12 @@ class JournalConnection:
         except FileNotFoundError:
             if readonly:
                 raise JournalError(f"there is no saved game in {path}; start one with `companion new`") from None
+            lone = wal_path(path)
+            if lone.exists() and lone.stat().st_size > 0:  # SQLite would delete it on making a new file
+                raise JournalError(
+                    f"journal {path} is missing but its -wal ({lone.name}) is there, so no new journal was made "
+                    f"over it; the -wal was left untouched (put the file back, or move the -wal aside)"
+                ) from None
             return cls._create(path)
         except OSError as exc:
             raise JournalError(f"journal {path} cannot be read: {exc.strerror or exc}") from exc
