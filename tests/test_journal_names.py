@@ -40,9 +40,11 @@ def test_a_journal_with_two_names_is_refused_in_one_sentence(tmp_path: Path, cap
             with pytest.raises(JournalError, match="has 2 names \\(hard links\\)") as refused:
                 Journal.open(name, readonly=readonly)
             assert "\n" not in str(refused.value) and str(refused.value).count(". ") == 0
-        status = cli.main(["--db", str(name), "roll", "5"])
-        _, err = capsys.readouterr()
-        assert status == 2 and "names (hard links)" in err and len(err.splitlines()) == 1
+        for command in (["roll", "5"], ["repair", "--game", "1"]):
+            status = cli.main(["--db", str(name), *command])
+            _, err = capsys.readouterr()
+            assert status == 2 and "names (hard links)" in err and len(err.splitlines()) == 1
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["games.db", "games.db-acked", "other.db"]
     assert db.read_bytes() == before and not Path(f"{db}-wal").exists() and not Path(f"{other}-wal").exists()
     other.unlink()  # one name again: it opens
     with Journal.open(db) as journal:

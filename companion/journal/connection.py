@@ -28,7 +28,7 @@ from companion.journal.errors import (
 from companion.journal.transfer import require_unicode
 from companion.journal.verify import HeadRecord
 
-__all__ = ["BUSY_TIMEOUT", "LEGACY_READABLE", "JournalConnection", "default_path", "wal_path"]
+__all__ = ["BUSY_TIMEOUT", "LEGACY_READABLE", "JournalConnection", "default_path", "require_one_name", "wal_path"]
 
 
 BUSY_TIMEOUT = 20.0
@@ -75,6 +75,16 @@ def wal_path(path: Path) -> Path:
     """The ``-wal`` SQLite reads with a journal: beside the real file where ``path`` is a symlink."""
     real = Path(os.path.realpath(path)) if os.path.islink(path) else path  # a folder link is the same folder
     return real.with_name(real.name + "-wal")
+
+
+def require_one_name(path: Path, links: int) -> None:
+    """Refuse a journal with more than one name (a hard link): each name would get its own ``-wal`` and
+    lock, and two writers would write two different games into one file, as SQLite warns."""
+    if links > 1:
+        raise JournalError(
+            f"journal {path} has {links} names (hard links), which SQLite cannot keep apart, "
+            f"so it was not opened; {_UNTOUCHED} (remove the other names, or copy it with `companion backup`)"
+        )
 
 
 def _now() -> str:
@@ -169,11 +179,7 @@ class JournalConnection:
             raise JournalError(f"journal {path} is a folder, not a file")
         if not stat.S_ISREG(status.st_mode):
             raise JournalError(f"journal {path} is not a regular file (a pipe or a device?); {_UNTOUCHED}")
-        if status.st_nlink > 1:
-            raise JournalError(
-                f"journal {path} has {status.st_nlink} names (hard links), which SQLite cannot keep apart, "
-                f"so it was not opened; {_UNTOUCHED} (remove the other names, or copy it with `companion backup`)"
-            )
+        require_one_name(path, status.st_nlink)
         reader = cls._connect_reader(path)
         try:
             version = cls._check_header(reader, path)

@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING
 
 from companion.journal import acked
 from companion.journal.chain import Head
-from companion.journal.connection import wal_path
+from companion.journal.connection import require_one_name, wal_path
 from companion.journal.errors import JournalDamaged, JournalError
 from companion.journal.recover import recover
 from companion.journal.verify import HeadRecord, plural, snapshot_matches
@@ -189,8 +189,10 @@ def _own_without_wal(path: Path, game_id: int, trial: _Unmended) -> _Unmended | 
 @contextmanager
 def _copied(path: Path, *, with_wal: bool = True) -> Iterator[Path]:
     """Byte copies of the journal, its ``-wal`` and its acknowledged heads, in a scratch folder."""
-    if not path.exists():
-        raise JournalError(f"there is no saved game in {path}; start one with `companion new`")
+    try:
+        require_one_name(path, path.stat().st_nlink)
+    except FileNotFoundError:
+        raise JournalError(f"there is no saved game in {path}; start one with `companion new`") from None
     with tempfile.TemporaryDirectory(prefix="companion-repair-") as scratch:
         copy = Path(scratch) / path.name
         try:
