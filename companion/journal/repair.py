@@ -87,10 +87,10 @@ class RepairReport:
                 f"cannot be brought back; the record of it is removed, so `companion check` no longer reports it"
             )
         backup = "" if self.backup is None else f"; a backup of the files as they were is in {self.backup}"
-        if self.exported is not None:
+        if self.exported is not None:  # with a backup only where the file changed under the repair
+            unchanged = ", so nothing in it was changed" if self.backup is None else ""
             return (
-                f"game {self.game_id} could not be mended in the file ({self.why_not}), so nothing in it was "
-                f"changed; its {plural(self.kept, 'intact action')} {'is' if self.kept == 1 else 'are'} in "
+                f"game {self.game_id} could not be mended in the file ({self.why_not}){unchanged}; its {plural(self.kept, 'intact action')} {'is' if self.kept == 1 else 'are'} in "
                 f"{self.exported}: `companion import {self.exported}` (into a sound journal, e.g. with --db) "
                 f"plays on from there{backup}"
             )
