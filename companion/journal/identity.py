@@ -39,7 +39,7 @@ _OFFSET = 68
 
 def new() -> int:
     """A random identity: a positive 32-bit number (0 means "none yet")."""
-    return secrets.randbelow(2**31 - 1) + 1
+    return int.from_bytes(secrets.token_bytes(4), "big") % (2**31 - 1) + 1
 
 
 def of_header(data: bytes) -> int:
