@@ -60,6 +60,7 @@ def recover(
     record, acknowledged head) that vouch for where the line ends."""
     placed: dict[int, tuple[str, Any]] = {}
     loose: list[tuple[str, bytes]] = []
+    held = len(rows)
     for idx, text, stored in rows:
         if not isinstance(text, str):
             continue
@@ -91,8 +92,8 @@ def recover(
     stop = None
     if kept < len(line):
         stop = f"action {kept + 1} does not match its hash, and no later action or head record vouches for it"
-    elif any(idx > kept for idx in placed):
-        stop = f"action {kept + 1} is missing, so none after it can be placed in the chain"
+    elif held > kept:
+        stop = f"action {kept + 1} is missing from its place or damaged, so no row after it can be placed in the chain"
     elif unreadable is not None:
         stop = f"action {kept + 1} cannot be read ({unreadable})"
     return Recovered(line[:kept], chain[: kept + 1], stop)
