@@ -93,7 +93,7 @@ say "$(in_root "python3 --version") in Debian $(cat "$root/etc/debian_version"),
 
 command="./run test $(printf '%q ' "$@")"
 if [ "${1:-}" = --run ]; then
-  command="./run companion --help >/dev/null && ${2:?--run needs a command}"
+  command="./run test --version >/dev/null 2>&1 && ${2:?--run needs a command}"
 fi
 status=0
 in_root "cd /src/companion && $command" || status=$?
