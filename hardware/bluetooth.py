@@ -36,12 +36,14 @@ from hardware.smartdice import (
     Advert,
     Battery,
     Channels,
+    Found,
     Identity,
     Make,
     NotDieMessage,
     Rested,
     Tumbling,
     decode,
+    identify,
 )
 
 log = logging.getLogger(__name__)
@@ -395,3 +397,36 @@ class BleakTransport:
                 raise
             raise OSError(str(error)) from error
         return _BleakLink(client, channels.write)
+
+
+def scan_dice(transport: Transport | None = None, seconds: float = SCAN_SECONDS) -> list[Found]:
+    """The dice in range, each once (its last advertisement), nearest first; blocks for ``seconds``.
+
+    For the pairing list and ``companion hw-test --bluetooth``; run it on a thread of its own (it runs
+    its own asyncio loop). A radio that fails (no adapter, BlueZ not running) raises OSError.
+    """
+    radio: Transport = transport if transport is not None else BleakTransport()
+    found: dict[str, Found] = {}
+
+    def seen(advert: Advert) -> None:
+        die = identify(advert)
+        if die is not None:
+            found[die.address.upper()] = die
+
+    async def scan() -> None:
+        opened, closed = getattr(radio, "open", None), getattr(radio, "close", None)
+        if opened is not None:
+            await opened()
+        try:
+            await radio.scan(seconds, seen)
+        finally:
+            if closed is not None:
+                await closed()
+
+    asyncio.run(scan())
+    return sorted(found.values(), key=lambda d: -(d.rssi if d.rssi is not None else -999))
+
+
+def paired(found: Found) -> PairedDie:
+    """The settings' record of a die found in range."""
+    return PairedDie(found.address, found.make.value, found.name, found.colour.value)
