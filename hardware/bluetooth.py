@@ -36,6 +36,7 @@ from hardware.smartdice import (
     Advert,
     Battery,
     Channels,
+    Colour,
     Found,
     Identity,
     Make,
@@ -410,8 +411,15 @@ def scan_dice(transport: Transport | None = None, seconds: float = SCAN_SECONDS)
 
     def seen(advert: Advert) -> None:
         die = identify(advert)
-        if die is not None:
-            found[die.address.upper()] = die
+        if die is None:
+            return
+        before = found.get(die.address.upper())
+        if before is not None:  # a scan response (the name) and an advertisement (the rest) come apart
+            die = replace(die, name=die.name or before.name,
+                          colour=before.colour if die.colour is Colour.UNKNOWN else die.colour,
+                          battery=before.battery if die.battery is None else die.battery,
+                          state=die.state or before.state)
+        found[die.address.upper()] = die
 
     async def scan() -> None:
         opened, closed = getattr(radio, "open", None), getattr(radio, "close", None)

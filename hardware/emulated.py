@@ -90,15 +90,17 @@ class VirtualDie:
         await device.power_on()
         await self.wake()
 
-    def advertisement(self) -> tuple[bytes, bytes]:
-        """The advertising data and the scan response."""
+    def advertisement(self) -> bytes:
+        """The advertising data. A real die puts its name (and more) in a scan response; bumble's
+        emulated controller reports a scan response with the advertisement's own data (0.0.236), so
+        here everything goes in one advertisement (the link does not hold it to 31 bytes)."""
         raise NotImplementedError
 
     async def wake(self) -> None:
         """Advertise again (back in range, woken up)."""
         assert self.device is not None
-        data, response = self.advertisement()
-        await self.device.start_advertising(auto_restart=True, advertising_data=data, scan_response_data=response,
+        data = self.advertisement()
+        await self.device.start_advertising(auto_restart=True, advertising_data=data, scan_response_data=data,
                                             advertising_interval_min=20, advertising_interval_max=20)
 
     async def sleep(self) -> None:
@@ -138,16 +140,15 @@ class VirtualPixels(VirtualDie):
         self.state = PixelsRollState.ON_FACE
         self.face_index = 0
 
-    def advertisement(self) -> tuple[bytes, bytes]:
+    def advertisement(self) -> bytes:
         manufacturer = struct.pack("<H", 0xFFFF) + bytes([6, 0x10 | self.design, self.state, self.face_index,
                                                           self.battery])
-        data = AdvertisingData([
+        return bytes(AdvertisingData([
             (AdvertisingData.FLAGS, bytes([0x06])),
             (AdvertisingData.INCOMPLETE_LIST_OF_128_BIT_SERVICE_CLASS_UUIDS, bytes(UUID(SERVICE))),
             (AdvertisingData.MANUFACTURER_SPECIFIC_DATA, manufacturer),
-        ])
-        response = AdvertisingData([(AdvertisingData.COMPLETE_LOCAL_NAME, self.name.encode())])
-        return bytes(data), bytes(response)
+            (AdvertisingData.COMPLETE_LOCAL_NAME, self.name.encode()),
+        ]))
 
     def answer(self, request: bytes) -> list[bytes]:
         if request == PIXELS_WHO_ARE_YOU:
@@ -174,14 +175,12 @@ class VirtualGoDice(VirtualDie):
         super().__init__(address, f"GoDice_{ident}_{letter}_v04")
         self.colour = colour
 
-    def advertisement(self) -> tuple[bytes, bytes]:
-        data = AdvertisingData([
+    def advertisement(self) -> bytes:
+        return bytes(AdvertisingData([
             (AdvertisingData.FLAGS, bytes([0x06])),
             (AdvertisingData.COMPLETE_LOCAL_NAME, self.name.encode()),
-        ])
-        response = AdvertisingData([
-            (AdvertisingData.INCOMPLETE_LIST_OF_128_BIT_SERVICE_CLASS_UUIDS, bytes(UUID(SERVICE)))])
-        return bytes(data), bytes(response)
+            (AdvertisingData.INCOMPLETE_LIST_OF_128_BIT_SERVICE_CLASS_UUIDS, bytes(UUID(SERVICE))),
+        ]))
 
     def answer(self, request: bytes) -> list[bytes]:
         if request == GODICE_BATTERY:

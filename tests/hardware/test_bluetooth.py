@@ -184,3 +184,52 @@ def test_any_paired_die_rolls_for_whoever_is_to_roll_and_a_second_roll_is_refuse
     finally:
         rig.die.stop()
         table.close()
+
+
+# -- the pairing list's scan and companion hw-test --bluetooth ------------------------------------
+class _SplitAdverts:
+    """A radio where a die's name comes in one report and its data in another, as a scan response does."""
+
+    async def scan(self, seconds: float, seen: Any) -> None:
+        from hardware.smartdice import SERVICE, Advert
+
+        seen(Advert(PIXELS, "Pixel Ruby", (SERVICE,), {}, rssi=-70))
+        seen(Advert(PIXELS, "", (SERVICE,), {0xFFFF: bytes([6, 0x11, 1, 2, 44])}, rssi=-70))
+        seen(Advert(GODICE, "GoDice_B0940_G_v04", rssi=-40))
+        seen(Advert("00:11:22:33:44:55", "Speaker", rssi=-30))
+
+    async def connect(self, *_: Any) -> Any:
+        raise OSError("not here")
+
+
+def test_the_scan_lists_each_die_once_nearest_first_with_its_name_and_data_together() -> None:
+    from hardware.bluetooth import scan_dice
+
+    found = scan_dice(_SplitAdverts(), 0.1)  # type: ignore[arg-type]
+    assert [(d.name, d.colour, d.battery) for d in found] == [
+        ("GoDice_B0940_G_v04", Colour.GREEN, None), ("Pixel Ruby", Colour.ONYX_BLACK, 44)]
+
+
+def test_hw_test_lists_the_dice_in_range_and_prints_their_rolls() -> None:
+    import io
+    import threading
+
+    from hardware.tools import ble_test
+
+    pixels = VirtualPixels(PIXELS, "Pixel Ruby", design=3)
+    radio = EmulatedRadio(pixels)
+    out = io.StringIO()
+    done: list[int] = []
+    runner = threading.Thread(target=lambda: done.append(
+        ble_test(WAIT, 1, "en", transport=radio, scan_seconds=0.3, out=out)))
+    runner.start()
+    for _ in range(int(WAIT / 0.05)):
+        if "dice: connected" in out.getvalue():
+            break
+        runner.join(0.05)
+    radio.run(lambda: pixels.roll(6))
+    runner.join(WAIT)
+    printed = out.getvalue()
+    assert done == [0], printed
+    assert f"pixels: Pixel Ruby (Midnight Galaxy, 80 %) at {PIXELS}, -50 dBm" in printed
+    assert "Pixel Ruby: face 6" in printed
