@@ -146,13 +146,14 @@ class HardwareSettings:
                                colour=list(theme.PRIMARY if chosen else theme.BUTTON))
             button.bind(on_release=lambda _b, p=port: self._pick_die(view, p))
             view.add_row(button)
+            if port is None:  # the Bluetooth dice next: most tables have those rather than a serial one
+                wireless = RowButton(text=say("die.pair_open").text(a.lang), tap_id="die:bluetooth",
+                                     colour=list(theme.PRIMARY if config.die.bluetooth else theme.BUTTON))
+                wireless.bind(on_release=lambda _b: (view.dismiss(), self.choose_bluetooth()))
+                view.add_row(wireless)
         typed = RowButton(text=a.t(a.lang, "ui.settings.die_type"), tap_id="die:type", colour=list(theme.BUTTON))
         typed.bind(on_release=lambda _b: self.type_die_port(view))
         view.add_row(typed)
-        wireless = RowButton(text=say("die.pair_open").text(a.lang), tap_id="die:bluetooth",
-                             colour=list(theme.PRIMARY if config.die.bluetooth else theme.BUTTON))
-        wireless.bind(on_release=lambda _b: (view.dismiss(), self.choose_bluetooth()))
-        view.add_row(wireless)
         view.open()
 
     # -- the Bluetooth dice ------------------------------------------------------------
