@@ -95,6 +95,8 @@ class _Counts:
     ignored: int = 0
     resent: int = 0
     last_warning: float = field(default=0.0)
+    scan_problem: str = ""
+    """Why the last scan failed (no adapter, BlueZ not running), or empty."""
 
 
 class BluetoothDie(DieSource):
@@ -206,8 +208,12 @@ class BluetoothDie(DieSource):
         try:
             await _until((stopping, everyone), self.transport.scan(self.scan_seconds, seen))
         except (OSError, asyncio.TimeoutError, RuntimeError) as error:
-            log.warning("Bluetooth scan failed: %s", error)
+            if str(error) != self._counts.scan_problem:  # said once, not at every retry
+                log.warning("Bluetooth scan failed: %s", error)
+            self._counts.scan_problem = str(error)
             self._update(problem=str(error))
+            return
+        self._counts.scan_problem = ""
         for die in found.values():
             if stopping.is_set():
                 return
@@ -364,12 +370,20 @@ class _BleakLink:
 
 
 class BleakTransport:
-    """The table's radio through bleak (BlueZ over D-Bus on Linux: the system bus, no raw sockets)."""
+    """The table's radio through bleak (BlueZ over D-Bus on Linux: the system bus, no raw sockets).
+
+    A die is connected through the device its last advertisement came from, so that bleak need not
+    scan for it a second time.
+    """
+
+    def __init__(self) -> None:
+        self._devices: dict[str, Any] = {}
 
     async def scan(self, seconds: float, seen: Callable[[Advert], None]) -> None:
         from bleak import BleakScanner
 
         def detected(device: Any, data: Any) -> None:
+            self._devices[device.address.upper()] = device
             seen(Advert(device.address, data.local_name or device.name or "", tuple(data.service_uuids),
                         dict(data.manufacturer_data), data.rssi))
 
@@ -385,7 +399,8 @@ class BleakTransport:
                       lost: Callable[[], None]) -> Link:
         from bleak import BleakClient
 
-        client = BleakClient(address, disconnected_callback=lambda _client: lost(), timeout=CONNECT_SECONDS)
+        device = self._devices.get(address.upper(), address)
+        client = BleakClient(device, disconnected_callback=lambda _client: lost(), timeout=CONNECT_SECONDS)
         try:
             await client.connect()
             await client.start_notify(channels.notify, lambda _char, payload: data(bytes(payload)))

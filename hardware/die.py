@@ -133,6 +133,8 @@ class DieStatus:
         return say("die.connected", {"name": self.name or self.port})
 
     def _said_bluetooth(self) -> Said:
+        if self.state is DieState.DISCONNECTED and self.problem:  # no adapter, BlueZ not running
+            return say("die.ble_no_radio", {"name": self.name, "problem": self.problem})
         if self.state is DieState.DISCONNECTED:
             return say("die.ble_lost" if self.found else "die.ble_looking", {"name": self.name})
         if self.state is DieState.ROLLING:

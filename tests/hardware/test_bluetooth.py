@@ -233,3 +233,35 @@ def test_hw_test_lists_the_dice_in_range_and_prints_their_rolls() -> None:
     assert done == [0], printed
     assert f"pixels: Pixel Ruby (Midnight Galaxy, 80 %) at {PIXELS}, -50 dBm" in printed
     assert "Pixel Ruby: face 6" in printed
+
+
+class _NoAdapter:
+    scans = 0
+
+    async def scan(self, seconds: float, seen: Any) -> None:
+        self.scans += 1
+        raise OSError("No Bluetooth adapters found.")
+
+    async def connect(self, *_: Any) -> Any:
+        raise AssertionError("nothing was seen")
+
+
+def test_no_radio_is_said_once_and_the_game_goes_on(caplog: pytest.LogCaptureFixture) -> None:
+    radio = _NoAdapter()
+    config = DieConfig(retry_seconds=0.05, bluetooth=(PairedDie(PIXELS, "pixels", "Pixel Ruby"),))
+    die = BluetoothDie(config, RecordingSink(), transport=radio)  # type: ignore[arg-type]
+    with caplog.at_level(logging.WARNING, logger="hardware.bluetooth"):
+        die.start()
+        try:
+            for _ in range(int(WAIT / 0.05)):
+                if radio.scans >= 5:
+                    break
+                die.wait_for_rolls(1, 0.05)
+            assert radio.scans >= 5 and die.running
+            assert die.status.state is DieState.DISCONNECTED
+            assert die.status.problem == "No Bluetooth adapters found."
+            assert die.status.text("de") == (
+                "Kein Bluetooth für den Würfel Pixel Ruby (No Bluetooth adapters found.): bitte auf dem Bildschirm würfeln.")
+        finally:
+            die.stop()
+    assert [r.getMessage() for r in caplog.records] == ["Bluetooth scan failed: No Bluetooth adapters found."]
