@@ -15,6 +15,23 @@ Everything bumble does runs on the die thread's asyncio loop
 its own thread with :meth:`EmulatedRadio.run`.
 
 bumble is a test dependency (``pip install .[test]``); the app never imports this module.
+
+>>> from concurrent.futures import Future
+>>> from hardware.bluetooth import BluetoothDie
+>>> from hardware.config import DieConfig, PairedDie
+>>> class Sink:
+...     def enqueue_roll(self, value, source):
+...         print("roll", value); done = Future(); done.set_result(None); return done
+>>> pixels = VirtualPixels("F0:00:00:00:00:01", "Pixel Ruby")
+>>> radio = EmulatedRadio(pixels)
+>>> die = BluetoothDie(DieConfig(bluetooth=(PairedDie(pixels.address, "pixels", "Pixel Ruby"),)), Sink(),
+...                    transport=radio, scan_seconds=0.2)
+>>> die.start(); die.wait_connected(pixels.address, True, 10)
+True
+>>> radio.run(lambda: pixels.roll(5)); die.wait_for_rolls(1, 5)
+roll 5
+True
+>>> die.stop()
 """
 
 from __future__ import annotations
