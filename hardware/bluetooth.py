@@ -65,6 +65,12 @@ class Link(Protocol):
 class Transport(Protocol):
     """The radio: scanning and connecting, on the die thread's asyncio loop."""
 
+    async def open(self) -> None:
+        """Make ready on the loop that will use it (an emulated radio builds its devices there)."""
+
+    async def close(self) -> None:
+        """Let go of what :meth:`open` made."""
+
     async def scan(self, seconds: float, seen: Callable[[Advert], None]) -> None:
         """Scan for ``seconds``, calling ``seen`` for every advertisement."""
 
@@ -142,7 +148,8 @@ class BluetoothDie(DieSource):
         """Close every link and stop the thread."""
         loop, stopping = self._loop, self._stopping
         if loop is not None and stopping is not None:
-            loop.call_soon_threadsafe(stopping.set)
+            with contextlib.suppress(RuntimeError):  # the loop ended meanwhile
+                loop.call_soon_threadsafe(stopping.set)
         if self._thread is not None:
             self._thread.join(timeout)
             self._thread = None
@@ -170,9 +177,7 @@ class BluetoothDie(DieSource):
 
     async def _main(self, started: threading.Event) -> None:
         stopping = self._stopping = asyncio.Event()
-        opened = getattr(self.transport, "open", None)
-        if opened is not None:
-            await opened()
+        await self.transport.open()
         started.set()
         try:
             while not stopping.is_set():
@@ -188,9 +193,7 @@ class BluetoothDie(DieSource):
                     except Exception as error:  # closing a dead link may fail in any way
                         log.info("closing %s: %s", die.paired.label, error)
                     die.link = None
-            closed = getattr(self.transport, "close", None)
-            if closed is not None:
-                await closed()
+            await self.transport.close()
 
     async def _find(self, missing: dict[str, _Die], stopping: asyncio.Event) -> None:
         """Scan until every missing die advertised (or ``scan_seconds`` passed), then connect them one by
@@ -254,7 +257,8 @@ class BluetoothDie(DieSource):
         if threading.current_thread() is self._thread:
             do()
         else:
-            loop.call_soon_threadsafe(do)
+            with contextlib.suppress(RuntimeError):  # the loop ended meanwhile: nothing to tell
+                loop.call_soon_threadsafe(do)
 
     def _lost(self, die: _Die) -> None:
         if die.link is None:
@@ -379,6 +383,12 @@ class BleakTransport:
     def __init__(self) -> None:
         self._devices: dict[str, Any] = {}
 
+    async def open(self) -> None:
+        """Nothing to make ready: bleak talks to BlueZ on demand."""
+
+    async def close(self) -> None:
+        self._devices.clear()
+
     async def scan(self, seconds: float, seen: Callable[[Advert], None]) -> None:
         from bleak import BleakScanner
 
@@ -437,14 +447,11 @@ def scan_dice(transport: Transport | None = None, seconds: float = SCAN_SECONDS)
         found[die.address.upper()] = die
 
     async def scan() -> None:
-        opened, closed = getattr(radio, "open", None), getattr(radio, "close", None)
-        if opened is not None:
-            await opened()
+        await radio.open()
         try:
             await radio.scan(seconds, seen)
         finally:
-            if closed is not None:
-                await closed()
+            await radio.close()
 
     asyncio.run(scan())
     return sorted(found.values(), key=lambda d: -(d.rssi if d.rssi is not None else -999))

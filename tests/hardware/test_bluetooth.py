@@ -187,7 +187,17 @@ def test_any_paired_die_rolls_for_whoever_is_to_roll_and_a_second_roll_is_refuse
 
 
 # -- the pairing list's scan and companion hw-test --bluetooth ------------------------------------
-class _SplitAdverts:
+class _Radio:
+    """A radio of a test: nothing to open or close."""
+
+    async def open(self) -> None:
+        pass
+
+    async def close(self) -> None:
+        pass
+
+
+class _SplitAdverts(_Radio):
     """A radio where a die's name comes in one report and its data in another, as a scan response does."""
 
     async def scan(self, seconds: float, seen: Any) -> None:
@@ -235,7 +245,7 @@ def test_hw_test_lists_the_dice_in_range_and_prints_their_rolls() -> None:
     assert "Pixel Ruby: face 6" in printed
 
 
-class _NoAdapter:
+class _NoAdapter(_Radio):
     scans = 0
 
     async def scan(self, seconds: float, seen: Any) -> None:
