@@ -499,8 +499,7 @@ class TableScreen(Screen):
                     if not every:
                         behind += [(d, o.value) for o in rest]
                 else:
-                    amount = f" — {a.money(d.amount)}" if d.amount is not None else ""
-                    add(tap_name(d), d.label + amount, partial(self.choose, d, None), colour, stands=(d.choice, None))
+                    add(tap_name(d), d.line(), partial(self.choose, d, None), colour, stands=(d.choice, None))
             if behind:  # one "More…", last: every value and choice not shown, each its own button there
                 add("act:more", more, partial(self.open_more, behind), theme.BUTTON, height * 1.6)
             return wanted, behind
@@ -612,7 +611,7 @@ class TableScreen(Screen):
             if option is not None:
                 text, tap_id = f"{d.label}\n{option.label}", f"{tap_name(d)}:{value}"
             else:
-                text = d.label + (f" — {a.money(d.amount)}" if d.amount is not None else "")
+                text = d.line()
                 tap_id = tap_name(d)
             button = RowButton(tap_id=tap_id, text=theme.printable(text), base_font=a.unit * 0.85)
             button.bind(on_release=partial(self._chosen, view, d, value))
