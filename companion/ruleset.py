@@ -19,14 +19,14 @@ import json
 import random
 from abc import ABC, abstractmethod
 from importlib import resources
-from typing import Any, Callable, ClassVar
+from typing import Any, Callable, ClassVar, Mapping
 
 from companion import turns
 from companion.actions import Action, Choice, IntRange, Rejection, diagnose, is_whole_number, shown
-from companion.describe import USUAL_ORDER, Described, generic, mark_usual
+from companion.describe import USUAL_ORDER, Described, Group, generic, mark_usual
 from companion.events import Event
 from companion.listing import Listing
-from companion.messages import Said, register_package
+from companion.messages import SOURCE, Said, has, register_package, render
 from companion.state import State
 
 
@@ -237,13 +237,24 @@ class Ruleset(ABC):
         """Each legal choice said for people, in the order of ``choices``; one marked as the usual next step."""
         return mark_usual([self.describe_choice(state, choice, language) for choice in choices], self.usual_order)
 
+    choice_groups: ClassVar[Mapping[str, Group]] = {"roll": Group.DICE}
+    """The screen's group of each type of choice :meth:`describe_choice` says by default (others: the turn's);
+    a roll in :attr:`Group.DICE` is the one the electronic die's value goes to."""
+
     def describe_choice(self, state: State, choice: Choice, language: str) -> Described:
         """One choice said for people: label, group, options with their amounts.
 
-        The default says a choice by its type (``choice.<type>`` in the catalogue) with its
-        parameter's values as options; a ruleset describes its own choices with their amounts.
+        The default says a choice by the ruleset's own text ``<name>.choice.<type>`` where its
+        catalogue has one (its fields: ``{player}`` and the choice's fixed parameters), else by the
+        core's ``choice.<type>``, in its group of :attr:`choice_groups`, with its parameter's values
+        as options; a ruleset describes its own choices with their amounts.
         """
-        return generic(choice, language)
+        own = f"{self.name}.choice.{choice.type}"
+        label = None
+        if has(own, SOURCE):
+            who = "" if choice.player is None else state.players[choice.player].name
+            label = render(own, {**choice.fixed, "player": who}, language)
+        return generic(choice, language, self.choice_groups.get(choice.type, Group.TURN), label)
 
     @classmethod
     def check_board(cls, board: dict[str, Any]) -> list[str]:

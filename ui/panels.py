@@ -27,17 +27,17 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from companion import registry
-from companion.board_model import Board
+from companion.board_model import Board, Shown
 
 
-def market_cell(app: Any, company: dict[str, Any], view: dict[str, Any]) -> str:
+def market_cell(app: Shown, company: dict[str, Any], view: dict[str, Any]) -> str:
     """The company, its shares at the exchange, the buying and the selling price (— where there is none)."""
     buy = "—" if company["buy"] is None else app.number(company["buy"])
     sell = "—" if company["sell"] is None else app.number(company["sell"])
     return f"[b]{company['id']:>2}[/b]  {company['exchange']}×  {buy} / {sell}"
 
 
-def market_note(app: Any, view: dict[str, Any]) -> str:
+def market_note(app: Shown, view: dict[str, Any]) -> str:
     """What the market's lines say."""
     return str(app.t(app.lang, "ui.table.market_key"))
 
@@ -46,9 +46,9 @@ def market_note(app: Any, view: dict[str, Any]) -> str:
 class Panels:
     """The panels of one ruleset."""
 
-    market_cell: Callable[[Any, dict[str, Any], dict[str, Any]], str]
-    market_note: Callable[[Any, dict[str, Any]], str]
-    board: Callable[[Any, dict[str, Any]], Board] | None
+    market_cell: Callable[[Shown, dict[str, Any], dict[str, Any]], str]
+    market_note: Callable[[Shown, dict[str, Any]], str]
+    board: Callable[[Shown, dict[str, Any]], Board] | None
 
 
 _found: dict[str, Panels] = {}

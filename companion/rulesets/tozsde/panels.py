@@ -22,7 +22,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from companion.board_model import RGBA, Board, KeyEntry, Place
+from companion.board_model import Board, KeyEntry, Place, RGBA, Shown
 
 SQRT3 = math.sqrt(3)
 
@@ -54,7 +54,7 @@ def _mark(app: Any, kind: str) -> str:
     return _text(app, f"tozsde.board.mark.{kind}")
 
 
-def board(app: Any, view: dict[str, Any]) -> Board:
+def board(app: Shown, view: dict[str, Any]) -> Board:
     """The Tőzsde board (§3): 61 hexagonal fields, each company site with its number, start sites
     ringed (T2); its key names the other kinds of field."""
     places = tuple(
