@@ -3,7 +3,7 @@
 Each ruleset ships ``rulebook.json`` beside ``ruleset.json`` with the
 structure of its rule book: entries of a kind (a field of the board or
 track, a rule, an option) in the order shown, each with the § of the rule
-book or the ruling of ``RULINGS.md`` it comes from, and whether it is a
+book or the ruling of ``docs/rulings.md`` it comes from, and whether it is a
 house default (decided here, where the source is silent). The texts are
 in the ruleset's own gettext catalogue, found through its folder like all
 its messages: a short title ``<ruleset>.rulebook.<key>.title`` and a
@@ -40,7 +40,7 @@ class EntryKind(StrEnum):
     """A kind of field on the board (Tőzsde) or space on the track (Die Börse)."""
     RULE = "rule"
     OPTION = "option"
-    """A rule a group may set before a game (a house option of RULINGS)."""
+    """A rule a group may set before a game (a house option of docs/rulings.md)."""
 
 
 FIELDS = ("kind", "key", "cite", "house_default", "numbers")

@@ -1,7 +1,7 @@
 """A ruleset's screen panels: found in the ruleset's own folder, else the plain ones here.
 
 The app looks for the module ``panels`` in the package of the rules class
-(``companion.rulesets.<name>.panels``, or beside a third game's rules), the
+(``companion.rulesets.<name>.panels``, beside the rules of any other game), the
 way the engine finds the rules themselves. It is pure data and functions:
 it imports neither Kivy nor ``ui`` (tests/test_imports.py), the app draws
 what it describes. Each of these functions it defines replaces the plain

@@ -1,6 +1,6 @@
 """Die Börse's setup: the options, the track (B16), the risk deck (B10), the state before the first turn (B1–B3, B15).
 
-The rule book and the rulings B1–B18 (``RULINGS.md``) are the law; the
+The rule book and the rulings B1–B18 (``docs/rulings.md``) are the law; the
 comments cite them. Amounts live in ``ruleset.json``, the track in
 ``track.json`` (B16) and the virtual risk deck in ``deck.json`` (B10).
 """

@@ -1,7 +1,7 @@
 """Tőzsde's setup: the options, the board (§3, T15), the state before the first roll-off (§5).
 
 Paragraphs (§) are those of ``tozsde-en.md``; rulings (C…, T…) those of
-``RULINGS.md``. Amounts live in ``ruleset.json``, the house-default board in
+``docs/rulings.md``. Amounts live in ``ruleset.json``, the house-default board in
 ``board.json`` (T15).
 """
 
