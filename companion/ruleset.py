@@ -25,6 +25,7 @@ from companion import turns
 from companion.actions import Action, Choice, IntRange, Rejection, diagnose, is_whole_number, shown
 from companion.describe import USUAL_ORDER, Described, Group, generic, mark_usual
 from companion.events import Event
+from companion.frozen import freeze
 from companion.listing import Listing
 from companion.messages import SOURCE, Said, has, register_package, render
 from companion.state import State
@@ -32,6 +33,15 @@ from companion.state import State
 
 _data_files: dict[tuple[str, str], Any] = {}
 """The data files already read, by package and file name (every new game needs them)."""
+
+CHECK_CACHES = False
+"""Whether :meth:`Ruleset.choice` makes every choice it reuses again and compares (tests/conftest.py
+turns it on): a game's cache keyed wrong is then named at once instead of offering a stale choice."""
+
+
+class CacheKeyedWrong(AssertionError):
+    """A choice kept for a key differs from the one made now: the key leaves out something."""
+
 
 _shared_choices: dict[tuple[Any, ...], dict[tuple[Any, ...], Choice]] = {}
 """The choices made so far by the games that share them (see :meth:`Ruleset.share_choices`)."""
@@ -105,12 +115,13 @@ class Ruleset(ABC):
 
     @classmethod
     def read_json(cls, filename: str) -> Any:
-        """A data file of the package, read once per process; the result is shared: read only."""
+        """A data file of the package, read once per process and shared by every game: frozen
+        (:mod:`companion.frozen`), so changing it raises instead of changing it for them all."""
         key = (cls.package, filename)
         data = _data_files.get(key)
         if data is None:
             text = resources.files(cls.package).joinpath(filename).read_text(encoding="utf-8")
-            data = _data_files[key] = json.loads(text)
+            data = _data_files[key] = freeze(json.loads(text))
         return data
 
     # -- the game ---------------------------------------------------------
@@ -171,12 +182,28 @@ class Ruleset(ABC):
         >>> from companion.game import Game
         >>> rules = Game({"ruleset": "tozsde", "players": ["A", "B"]}).rules
         >>> made = rules.choice(("doc", 0), lambda: Choice("end_turn", player=0))
-        >>> rules.choice(("doc", 0), lambda: Choice("end_turn", player=1)) is made
+        >>> rules.choice(("doc", 0), lambda: Choice("end_turn", player=0)) is made
         True
+
+        A key that leaves out what the choice depends on would hand out a stale choice: with
+        :data:`CHECK_CACHES` on (the tests turn it on) every reuse is made again and compared.
+
+        >>> import companion.ruleset as ruleset
+        >>> was, ruleset.CHECK_CACHES = ruleset.CHECK_CACHES, True
+        >>> rules.choice(("doc", 0), lambda: Choice("end_turn", player=1))
+        Traceback (most recent call last):
+        ...
+        companion.ruleset.CacheKeyedWrong: tozsde: the choice kept for ('doc', 0) is ...
+        >>> ruleset.CHECK_CACHES = was
         """
         choice = self._choices.get(key)
         if choice is None:
             choice = self._choices[key] = make()
+        elif CHECK_CACHES:
+            made = make()
+            if made != choice:
+                raise CacheKeyedWrong(f"{self.name}: the choice kept for {key!r} is {choice!r}, made now it is {made!r}; "
+                                      "its key leaves out something the choice depends on")
         return choice
 
     def _name(self, state: State, seat: int) -> str:
