@@ -76,6 +76,8 @@ class Ruleset(ABC):
     currency: ClassVar[str] = ""
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 6
+    board_key: ClassVar[str] = "board"
+    """The setup key of a group's own board file (``companion new --board``; Die Börse's ``track``)."""
 
     def __init__(self, setup: dict[str, Any]) -> None:
         self.data = self.read_json("ruleset.json")
@@ -300,18 +302,11 @@ class Ruleset(ABC):
     """Types of action that chance decides and a legal choice can sample (a card from a face-down pile)."""
     setup_chance_types: ClassVar[tuple[str, ...]] = ()
     """Types of action :meth:`random_setup_action` makes (a deck shuffle)."""
-    per_value_types: ClassVar[tuple[str, ...]] = ("roll",)
-    """Types of choice a screen shows as one button per allowed value (the die's faces, a few packages)."""
 
     def app_deals(self) -> bool:
         """Whether the app may make the actions of chance (:meth:`chance_action`) in this game; a ruleset
         whose people may draw from real cards instead says when not."""
         return True
-
-    def screen_deals(self, state: State) -> bool:
-        """Whether the screen makes the action of chance due now by itself, as soon as it is shown
-        (a draw of several turns, each journaled); False: the setup's shuffle or a tap makes it."""
-        return False
 
     def chance_action(self, state: State, rng: random.Random) -> Action | None:
         """The action of chance due now, made with ``rng`` (``companion deal``, the console's ``?``), or None.

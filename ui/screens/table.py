@@ -440,7 +440,7 @@ class TableScreen(Screen):
         height = unit * theme.TARGET
         narrow = min(1.0, unit * NARROW / max(self.width, 1.0))  # a wider window: more buttons a row
         finished = table.state.finished
-        per_value = table.game.rules.per_value_types  # one button per allowed value
+        per_value = panels.of(table.setup["ruleset"]).per_value_types  # one button per allowed value
         more = a.t(a.lang, "ui.table.more")
 
         def build(every: bool, rare_behind: bool) -> tuple[list[dict[str, Any]], list[tuple[Described, Any]]]:
@@ -575,9 +575,9 @@ class TableScreen(Screen):
             self.ids.scroller.scroll_to(ringed, padding=self.ring_out / dp(1), animate=False)
 
     def _maybe_deal(self, table: Any) -> None:
-        """The action of chance the ruleset lets the screen make by itself (``Ruleset.screen_deals``),
+        """The action of chance the game's panels let the screen make by itself (``screen_deals``),
         one at a time, each journaled."""
-        if self._dealing or not table.game.rules.screen_deals(table.state):
+        if self._dealing or not panels.of(table.setup["ruleset"]).screen_deals(table.setup, table.state.phase):
             return
         self._dealing = True
 

@@ -28,6 +28,9 @@ SPACE_COLOURS: dict[str, RGBA] = {
 }
 """The fill of a Die Börse space by kind (B16)."""
 
+PER_VALUE = ("roll", "pick")
+"""The die's faces, and each package to pick, on a button of its own."""
+
 TRACK_COLUMNS = 10
 """Die Börse's track is drawn in rows of ten spaces, read like text (0–9, 10–19, …): four rows of wide
 tiles, so a space's company and amount stand at the screen's least text size."""

@@ -36,6 +36,20 @@ FIELD_COLOURS: dict[str, RGBA] = {
 }
 """The fill of a Tőzsde field by kind (§3)."""
 
+PER_VALUE = ("roll", "draw")
+"""The die's faces, and each company left to draw from the real cards, on a button of its own."""
+
+
+def screen_deals(setup: dict[str, Any], phase: str) -> bool:
+    """The company draw when the app draws (``"draw_by": "app"``, §6, T2): the screen draws each company
+    in turn by itself.
+
+    >>> screen_deals({"draw_by": "app"}, "draw"), screen_deals({"draw_by": "cards"}, "draw")
+    (True, False)
+    """
+    return setup.get("draw_by") == "app" and phase == "draw"
+
+
 KEY_KINDS = ("resort", "casino", "change", "premium", "tax", "start")
 """The key's lines: the kinds of field other than company sites (§3), and the ringed start site (T2)."""
 
