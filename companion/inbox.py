@@ -16,10 +16,27 @@ from __future__ import annotations
 import enum
 import queue
 from concurrent.futures import Future
-from typing import Any, Callable, Protocol
+from typing import TYPE_CHECKING, Any, Callable
 
-from companion.actions import Rejection
 from companion.outcome import Outcome
+
+if TYPE_CHECKING:  # only for mypy: a Protocol class costs the start some 0.1 ms to make
+    from typing import Protocol
+
+    from companion.actions import Rejection
+
+    class Owner(Protocol):
+        """What the inbox asks of the table it feeds (:class:`companion.table.Table`)."""
+
+        def submit(self, action: Any, source: str = ...) -> Outcome: ...
+
+        def undo(self, source: str = ...) -> Outcome: ...
+
+        def redo(self, source: str = ...) -> Outcome: ...
+
+        def deal_chance(self, source: str = ...) -> Outcome | None: ...
+
+        def no_deal(self) -> Rejection: ...
 
 
 class Input(enum.Enum):
@@ -29,20 +46,6 @@ class Input(enum.Enum):
     UNDO = "undo"
     REDO = "redo"
     DEAL = "deal"
-
-
-class Owner(Protocol):
-    """What the inbox asks of the table it feeds (:class:`companion.table.Table`)."""
-
-    def submit(self, action: Any, source: str = ...) -> Outcome: ...
-
-    def undo(self, source: str = ...) -> Outcome: ...
-
-    def redo(self, source: str = ...) -> Outcome: ...
-
-    def deal_chance(self, source: str = ...) -> Outcome | None: ...
-
-    def no_deal(self) -> Rejection: ...
 
 
 class Inbox:
