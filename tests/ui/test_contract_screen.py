@@ -1,6 +1,6 @@
 """The contract's screen part: the app's table screen draws every game found (tests/games_found.py) at
 800×480, in each language, through a bot game: its market, its board, its actions, no text spilling out
-of its place or drawn over another, no fault (tests/test_contract.py holds the rest of the contract)."""
+of its place or drawn over another, no fault; and its rules screen (tests/test_contract.py holds the rest of the contract)."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from companion import bots, showcase
+from companion.rulebook import rulebook
 from tests.games_found import GAMES, use
 from tests.ui.conftest import SIZE, frames
 from tests.ui.support import new_game_dealt
@@ -41,3 +42,12 @@ def test_the_table_screen_draws_it_at_800_by_480(app: Any, name: str, language: 
     frames()
     seen += [f"board: {problem}" for problem in spills(app) + overlaps(app)]
     assert not seen, "\n".join(seen[:10])
+    app.manager.current = "rules"  # its rule book, or the line saying it brings none
+    rules_screen = app.manager.get_screen("rules")
+    rules_screen.show(name)
+    frames()
+    rows = list(reversed(rules_screen.ids.rows.children))
+    if rulebook(name):
+        assert len(rows) > len(rulebook(name))  # the entries under their headings
+    else:
+        assert [row.text for row in rows] == [app.t(language, "ui.rules.none")]
