@@ -440,7 +440,7 @@ class TableScreen(Screen):
         height = unit * theme.TARGET
         narrow = min(1.0, unit * NARROW / max(self.width, 1.0))  # a wider window: more buttons a row
         finished = table.state.finished
-        per_value = table.game.rules.per_value_types  # one button per allowed value
+        per_value = panels.of(table.setup["ruleset"]).per_value_types  # one button per allowed value
         more = a.t(a.lang, "ui.table.more")
 
         def build(every: bool, rare_behind: bool) -> tuple[list[dict[str, Any]], list[tuple[Described, Any]]]:
@@ -499,8 +499,7 @@ class TableScreen(Screen):
                     if not every:
                         behind += [(d, o.value) for o in rest]
                 else:
-                    amount = f" — {a.money(d.amount)}" if d.amount is not None else ""
-                    add(tap_name(d), d.label + amount, partial(self.choose, d, None), colour, stands=(d.choice, None))
+                    add(tap_name(d), d.line(), partial(self.choose, d, None), colour, stands=(d.choice, None))
             if behind:  # one "More…", last: every value and choice not shown, each its own button there
                 add("act:more", more, partial(self.open_more, behind), theme.BUTTON, height * 1.6)
             return wanted, behind
@@ -576,9 +575,9 @@ class TableScreen(Screen):
             self.ids.scroller.scroll_to(ringed, padding=self.ring_out / dp(1), animate=False)
 
     def _maybe_deal(self, table: Any) -> None:
-        """The action of chance the ruleset lets the screen make by itself (``Ruleset.screen_deals``),
+        """The action of chance the game's panels let the screen make by itself (``screen_deals``),
         one at a time, each journaled."""
-        if self._dealing or not table.game.rules.screen_deals(table.state):
+        if self._dealing or not panels.of(table.setup["ruleset"]).screen_deals(table.setup, table.state.phase):
             return
         self._dealing = True
 
@@ -612,7 +611,7 @@ class TableScreen(Screen):
             if option is not None:
                 text, tap_id = f"{d.label}\n{option.label}", f"{tap_name(d)}:{value}"
             else:
-                text = d.label + (f" — {a.money(d.amount)}" if d.amount is not None else "")
+                text = d.line()
                 tap_id = tap_name(d)
             button = RowButton(tap_id=tap_id, text=theme.printable(text), base_font=a.unit * 0.85)
             button.bind(on_release=partial(self._chosen, view, d, value))
