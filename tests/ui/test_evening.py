@@ -10,7 +10,8 @@ import pytest
 from tests.ui.conftest import frames
 from tests.ui.support import find, new_game_dealt, tap, widgets
 
-TOZSDE = {"ruleset": "tozsde", "players": ["Anna", "Béla", "Csaba", "Dóra"], "draw_by": "app"}
+TOZSDE = {"ruleset": "tozsde", "players": ["Anna", "Béla", "Csaba", "Dóra"], "draw_by": "app",
+          "colours": ["red", "blue", "green", "yellow"]}
 
 
 def button_texts() -> dict[str, str]:
@@ -42,3 +43,29 @@ def test_undo_has_its_own_word_wherever_it_stands(app: Any, language: str) -> No
     others = {tap_id: t for tap_id, t in seen.items() if not tap_id.endswith(":undo")}
     assert word not in others.values(), [tap_id for tap_id, t in others.items() if t == word]
     assert app.t(language, "ui.back") != word
+
+
+def test_time_up_stands_apart_asks_first_and_the_winner_keeps_their_colour(app: Any) -> None:
+    """T11: "Time is up: end the game" only the banker's PIN takes back: it stands apart at the rows'
+    right end, last, in its own colour, and asks first; Cancel leaves the game as it was. Once ended,
+    the sentence says time is up once and the banner wears the winner's own colour."""
+    from ui import theme
+
+    table = new_game_dealt(app, {**TOZSDE, "options": {"timed_clock": True}})
+    app.session.correct(1, cash=table.state.players[1].cash + 5000, shares={}, reason="test")  # Béla ahead
+    screen = app.manager.get_screen("table")
+    end = find("act:time_up")
+    rows = screen.ids.actions
+    assert end is rows.children[0] and list(end.colour) == list(theme.BAD)  # last, in the colour of no other
+    assert end.right == rows.right - rows.padding, "not at the rows' right end"
+    tap("act:time_up")
+    assert not table.state.finished and find("dialog:cancel")
+    tap("dialog:cancel")
+    assert not table.state.finished
+    tap("act:time_up")
+    tap("dialog:ok")
+    assert table.state.finished
+    said = screen.said_text
+    assert said.count("Time is up") == 1, said
+    assert table.state.ranking[0] == [1] and screen.turn_text == "Béla"
+    assert list(screen.turn_colour) == list(theme.figure("blue"))
