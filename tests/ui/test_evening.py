@@ -69,3 +69,34 @@ def test_time_up_stands_apart_asks_first_and_the_winner_keeps_their_colour(app: 
     assert said.count("Time is up") == 1, said
     assert table.state.ranking[0] == [1] and screen.turn_text == "Béla"
     assert list(screen.turn_colour) == list(theme.figure("blue"))
+
+
+@pytest.mark.parametrize("ruleset", ["tozsde", "boerse"])
+def test_the_header_shows_only_the_roll_of_the_turn_under_way(app: Any, ruleset: str) -> None:
+    """"Rolled N" beside a name is that player's roll in this turn: never a roll of the roll-off's
+    earlier round, nor one of a turn that passed on by itself (Die Börse's turn ends with its move)."""
+    import random
+
+    from companion import bots
+
+    setup = TOZSDE if ruleset == "tozsde" else {"ruleset": "boerse", "players": ["Anna", "Bernd", "Clara"]}
+    table = new_game_dealt(app, setup)
+    screen = app.manager.get_screen("table")
+    rng = random.Random(ruleset)
+    wrong = []
+    expected: int | None = None  # the roll of the player at the table, as the taps made it
+    for _ in range(30):
+        before = table.view(with_legal=False).game["turn"]["player"]
+        value = None
+        if any(c.type == "roll" for c in table.legal_actions()):
+            value = rng.randint(1, 6)
+            tap(f"act:roll:{value}")
+        else:
+            app.session.act(bots.choose(table.game, rng))
+            frames()
+        now = table.view(with_legal=False).game["turn"]["player"]
+        expected = None if now != before else value or expected
+        shown = app.t("en", "ui.table.last_roll", value=expected)
+        if (shown in screen.roll_text) != (expected is not None) or (expected is None and "olled" in screen.roll_text):
+            wrong.append((table.length, table.actions(-1)[0], now, screen.roll_text))
+    assert not wrong, wrong[:3]
