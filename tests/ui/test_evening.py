@@ -100,3 +100,29 @@ def test_the_header_shows_only_the_roll_of_the_turn_under_way(app: Any, ruleset:
         if (shown in screen.roll_text) != (expected is not None) or (expected is None and "olled" in screen.roll_text):
             wrong.append((table.length, table.actions(-1)[0], now, screen.roll_text))
     assert not wrong, wrong[:3]
+
+
+@pytest.mark.parametrize(("argv", "given"), [(["app", "--lang", "de"], "de"), (["--lang", "en", "app"], "en"),
+                                             (["app"], None)])
+def test_the_command_lines_language_wins_over_the_saved_one(monkeypatch: pytest.MonkeyPatch, argv: list[str],
+                                                            given: str | None) -> None:
+    """`companion app --lang de` opens in German whatever language was saved; without --lang (or
+    $COMPANION_LANG) the saved one stands."""
+    from companion import cli
+    from ui import launch
+
+    monkeypatch.delenv("COMPANION_LANG", raising=False)
+    asked: dict[str, Any] = {}
+    monkeypatch.setattr(launch, "run", lambda db, **kwargs: asked.update(kwargs) or 0)
+    assert cli.main(argv) == 0
+    assert asked["lang"] == given
+
+
+def test_the_app_opens_in_the_language_it_is_given(kivy_app: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    from ui.app import CompanionApp
+    from ui.settings import Settings
+
+    settings = Settings()
+    settings.language = "hu"
+    assert CompanionApp.opening_language(settings, "de") == "de"
+    assert CompanionApp.opening_language(settings, None) == "hu"
