@@ -126,3 +126,23 @@ def test_the_app_opens_in_the_language_it_is_given(kivy_app: Any, monkeypatch: p
     settings.language = "hu"
     assert CompanionApp.opening_language(settings, "de") == "de"
     assert CompanionApp.opening_language(settings, None) == "hu"
+
+
+def test_a_finished_game_is_said_finished_and_not_offered_to_resume(app: Any) -> None:
+    """The start screen offers a finished game's result, not "Resume"; the saved games say which are over."""
+    table = new_game_dealt(app, {**TOZSDE, "options": {"timed_clock": True}})
+    finished_id = table.game_id
+    new_game_dealt(app, TOZSDE)  # a second game, under way
+    assert app.session.resume(finished_id) is None
+    app.session.act({"type": "time_up"}, "screen")
+    app.manager.current = "start"
+    frames()
+    resume = find("start:resume")
+    assert resume.text == app.t("en", "ui.start.result") != app.t("en", "ui.start.resume")
+    tap("start:saved")
+    finished = app.t("en", "ui.saved.finished")
+    assert finished in find(f"saved:{finished_id}").text
+    assert finished not in find(f"saved:{finished_id + 1}").text
+    tap("list:close")
+    tap("start:resume")
+    assert app.manager.current == "end"

@@ -243,7 +243,7 @@ class Moves(Paying):
         return events
 
     def _end_turn(self, state: State, action: Action) -> list[Event]:
-        events: list[Event] = []
+        events = [self.turn_ended(state, action)]
         self.pass_turn(state, events)
         return events
 
