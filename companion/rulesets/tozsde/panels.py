@@ -64,4 +64,4 @@ def board(app: Any, view: dict[str, Any]) -> Board:
         for f in view["board"]["fields"])
     key = tuple(KeyEntry(_text(app, f"tozsde.board.kind.{kind}"), FIELD_COLOURS.get(kind, FIELD_COLOURS["company"]),
                          mark="" if kind == "start" else _mark(app, kind), ring=kind == "start") for kind in KEY_KINDS)
-    return Board("hex", places, key)
+    return Board("hex", places, key, figure_size=1.24)  # over the field's number, within the field
