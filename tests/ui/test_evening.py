@@ -146,3 +146,41 @@ def test_a_finished_game_is_said_finished_and_not_offered_to_resume(app: Any) ->
     tap("list:close")
     tap("start:resume")
     assert app.manager.current == "end"
+
+
+@pytest.mark.parametrize("ruleset", ["boerse", "tozsde"])
+def test_at_1920_a_button_keeps_its_place_turn_after_turn(app: Any, ruleset: str) -> None:
+    """A button that is there turn after turn (the die's faces, the app's die) stands where it stood,
+    however many rows the turn's other actions take, so a tap where "App-Würfel" was still hits it."""
+    import random
+
+    from kivy.core.window import Window
+
+    from companion import bots
+
+    Window.size = (1920, 1080)
+    frames()
+    try:
+        app.lang = "de"
+        setup = {"ruleset": "boerse", "players": ["Anna", "Bernd", "Clara"]} if ruleset == "boerse" else TOZSDE
+        table = new_game_dealt(app, setup)
+        rng = random.Random(f"places-{ruleset}")
+        places: dict[str, tuple[float, float]] = {}
+        moved = []
+        while table.length < 160 and not table.state.finished:
+            buttons = list(app.manager.get_screen("table").ids.actions.children)
+            for b in buttons:
+                if b.tap_id.startswith("act:roll:") or b.tap_id == "act:app_die":
+                    at = tuple(round(v) for v in b.to_window(b.x, b.y))
+                    if places.setdefault(b.tap_id, at) != at:
+                        moved.append((table.length, b.tap_id, places[b.tap_id], at))
+            choice = bots.choose(table.game, rng)
+            if choice["type"] == "borrow" or rng.random() < 0.1:  # credit taken often: its choices on screen
+                borrow = next((c for c in table.legal_actions() if c.type == "borrow"), None)
+                choice = borrow.sample(rng) if borrow is not None else choice
+            app.session.act(choice)
+            frames(2)
+        assert not moved, moved[:5]
+    finally:
+        Window.size = (800, 480)
+        frames()

@@ -57,7 +57,7 @@ class Actions:
         screen, unit = self.screen, app().unit
         narrow = min(1.0, unit * NARROW / max(screen.width, 1.0))  # a wider window: more buttons a row
         least = measure.extents_for(unit * theme.LEAST)
-        return Room(screen.width - unit * 0.6 - 2 * screen.ring_out, 3 if screen.ids.panel.both else 2, unit, narrow,
+        return Room(screen.width - unit * 0.6 - 2 * screen.ring_out, theme.ACTION_ROWS[bool(screen.ids.panel.both)], unit, narrow,
                     lambda text: float(least(theme.printable(text))[0]), screen.width - unit)
 
     def draw(self, table: Any, described: list[Described]) -> None:
