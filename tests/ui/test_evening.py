@@ -184,3 +184,40 @@ def test_at_1920_a_button_keeps_its_place_turn_after_turn(app: Any, ruleset: str
     finally:
         Window.size = (800, 480)
         frames()
+
+
+@pytest.mark.parametrize("finished", [True, False])
+def test_the_same_four_players_as_last_time_reach_the_first_roll_in_at_most_8_taps(app: Any, finished: bool) -> None:
+    """A weekly table: from the start screen, "Same players" sets up the last game's Tőzsde with its four
+    players, their colours and the order of play by hand; the order tapped in, the app draws the
+    companies, and the die is offered within 8 taps (one more to confirm leaving a game under way); by
+    hand, no roll-off is offered."""
+    from tests.ui.support import Taps
+
+    last = {**TOZSDE, "order_by": "hand", "colours": ["green", "red", "yellow", "blue"], "options": {"timed_clock": True}}
+    table = new_game_dealt(app, last)
+    assert {c.type for c in table.legal_actions()} == {"set_order", "time_up"}
+    app.session.act({"type": "set_order", "order": [0, 1, 2, 3]}, "screen")
+    frames(10)
+    if finished:
+        app.session.act({"type": "time_up"}, "screen")
+    app.manager.current = "start"
+    frames()
+    Taps.count = 0
+    tap("start:again")
+    assert app.manager.current == "new"
+    draft = app.manager.get_screen("new").draft
+    assert [p.name for p in draft.players] == TOZSDE["players"] and [p.colour for p in draft.players] == last["colours"]
+    tap("new:start")
+    if not finished:  # the game under way stays saved: asked once
+        tap("new:confirm")
+    tap("act:set_order")  # by hand: the only way on, no roll-off offered
+    for seat in (2, 0, 1, 3):
+        tap(f"order:{seat}")
+    tap("dialog:ok")
+    frames(10)
+    new = app.session.table
+    assert new.game_id != table.game_id and new.setup["colours"] == last["colours"]
+    assert new.state.order == [2, 0, 1, 3] or new.view(with_legal=False).game["order"] == [2, 0, 1, 3]
+    assert any(c.type == "roll" for c in new.legal_actions()) and find("act:roll:1")
+    assert Taps.count <= (8 if finished else 9), Taps.count  # a game under way: leaving it confirmed

@@ -167,12 +167,29 @@ class NewGameScreen(Screen):
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.draft = Draft()
+        self._prefilled: Draft | None = None
         app().bind(view=self._redraw_if_shown)
 
     def on_pre_enter(self, *_: Any) -> None:
         self.problem = ""
-        self.fresh_draft(self.draft.ruleset or rulesets()[0])
+        if self._prefilled is not None:
+            self.draft, self._prefilled = self._prefilled, None
+        else:
+            self.fresh_draft(self.draft.ruleset or rulesets()[0])
         self.build()
+
+    def prefill(self, setup: dict[str, Any]) -> None:
+        """Set up the next game as ``setup`` (the last game's): the same game, players, figure colours,
+        setup choices and options; shown as the screen is entered."""
+        data = ruleset_data(setup["ruleset"])
+        colours = list(setup.get("colours") or [])
+        figures = list(theme.FIGURES)
+        players = [Player(name, colours[i] if i < len(colours) and colours[i] in theme.FIGURES else figures[i % len(figures)])
+                   for i, name in enumerate(setup["players"])]
+        choices = {key: setup.get(key, values[0]) for key, values in data.get("setup_choices", {}).items()}
+        self._prefilled = Draft(ruleset=setup["ruleset"], players=players,
+                                options={**data.get("options", {}), **setup.get("options", {})}, choices=choices,
+                                seat=int(setup.get(data["seat_choice"], 0)) if "seat_choice" in data else 0)
 
     def _redraw_if_shown(self, *_: Any) -> None:
         if self.manager is not None and self.manager.current == self.name:

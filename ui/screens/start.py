@@ -36,6 +36,8 @@ class StartScreen(Screen):
     resume_text = StringProperty("")
     resume_detail = StringProperty("")
     resumable = BooleanProperty(False)
+    again = BooleanProperty(False)
+    """Whether a last game's players may start a new game at one tap (:meth:`same_players`)."""
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -52,6 +54,7 @@ class StartScreen(Screen):
         last = a.session.last_game()
         info = next((g for g in games if g.id == last), None)
         self.resumable = info is not None
+        self.again = a.session.table is not None
         if info is None:
             self.resume_text = a.t(a.lang, "ui.start.no_game")
             self.resume_detail = ""
@@ -64,6 +67,14 @@ class StartScreen(Screen):
             a.lang, "ui.start.resume_game", game=info.id, ruleset=ruleset_title(info.ruleset, a.lang),
             players=names, count=info.length,
         ) + (f" · {a.t(a.lang, 'ui.saved.finished')}" if over else "")
+
+    def same_players(self) -> None:
+        """A new game set up as the last one: its game, players, colours, setup choices and options."""
+        table = app().session.table
+        if table is not None:
+            new = app().manager.get_screen("new")
+            new.prefill(table.setup)
+            app().manager.current = "new"
 
     def resume(self, game_id: int | None = None) -> None:
         a = app()
