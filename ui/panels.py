@@ -42,6 +42,11 @@ def market_note(app: Any, view: dict[str, Any]) -> str:
     return str(app.t(app.lang, "ui.table.market_key"))
 
 
+def hint(app: Any, view: dict[str, Any]) -> str:
+    """What to do now, said where nothing has been said yet (none by default)."""
+    return ""
+
+
 @dataclass(frozen=True)
 class Panels:
     """The panels of one ruleset."""
@@ -49,6 +54,7 @@ class Panels:
     market_cell: Callable[[Any, dict[str, Any], dict[str, Any]], str]
     market_note: Callable[[Any, dict[str, Any]], str]
     board: Callable[[Any, dict[str, Any]], Board] | None
+    hint: Callable[[Any, dict[str, Any]], str] = hint
 
 
 _found: dict[str, Panels] = {}
@@ -65,5 +71,5 @@ def of(ruleset: str) -> Panels:
                 raise
             module = None
         _found[package] = Panels(getattr(module, "market_cell", market_cell), getattr(module, "market_note", market_note),
-                                 getattr(module, "board", None))
+                                 getattr(module, "board", None), getattr(module, "hint", hint))
     return _found[package]

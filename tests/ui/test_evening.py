@@ -221,3 +221,13 @@ def test_the_same_four_players_as_last_time_reach_the_first_roll_in_at_most_8_ta
     assert new.state.order == [2, 0, 1, 3] or new.view(with_legal=False).game["order"] == [2, 0, 1, 3]
     assert any(c.type == "roll" for c in new.legal_actions()) and find("act:roll:1")
     assert Taps.count <= (8 if finished else 9), Taps.count  # a game under way: leaving it confirmed
+
+
+@pytest.mark.parametrize("order_by", ["rolloff", "hand"])
+def test_the_roll_off_and_the_order_by_hand_say_what_to_do(app: Any, order_by: str) -> None:
+    """§5: before anything is said, the sentence area says how the order of play is found: the roll-off
+    and its rule (the lowest roll plays last, a tie rolls again), or the order tapped in by hand."""
+    app.lang = "de"
+    new_game_dealt(app, {**TOZSDE, "order_by": order_by})
+    said = app.manager.get_screen("table").said_text
+    assert said == app.t("de", f"tozsde.hint.order_{order_by}") and said.strip(), said

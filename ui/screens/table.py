@@ -309,6 +309,8 @@ class TableScreen(Screen):
             last = a.session.last
             refused = last is not None and getattr(last, "accepted", True) is False
             self.said_colour = list((1, 0.55, 0.55, 1) if refused else theme.TEXT)
+        if not said:  # nothing said yet: what to do now, as the ruleset's panels say it (the roll-off's rule)
+            said = panels.of(view["ruleset"]).hint(a, view)
         self.show_said(theme.printable(said))
 
     def show_said(self, text: str) -> None:

@@ -54,6 +54,13 @@ def _mark(app: Any, kind: str) -> str:
     return _text(app, f"tozsde.board.mark.{kind}")
 
 
+def hint(app: Any, view: dict[str, Any]) -> str:
+    """Before the order of play is found (§5): how it is found, by the roll-off or by hand."""
+    if view["turn"]["phase"] != "order" or view["finished"]:
+        return ""
+    return _text(app, f"tozsde.hint.order_{'hand' if view['rolloff']['order_by'] == 'hand' else 'rolloff'}")
+
+
 def board(app: Any, view: dict[str, Any]) -> Board:
     """The Tőzsde board (§3): 61 hexagonal fields, each company site with its number, start sites
     ringed (T2); its key names the other kinds of field."""
