@@ -231,3 +231,21 @@ def test_the_roll_off_and_the_order_by_hand_say_what_to_do(app: Any, order_by: s
     new_game_dealt(app, {**TOZSDE, "order_by": order_by})
     said = app.manager.get_screen("table").said_text
     assert said == app.t("de", f"tozsde.hint.order_{order_by}") and said.strip(), said
+
+
+def test_a_yes_no_option_flips_at_a_tap_and_casino_without_money_can_be_set(app: Any) -> None:
+    """House options: a yes/no option is one button that says its value and flips at a tap (not a −/+
+    stepper whose "+" on "no" did nothing); T9's casino without money is set on the screen; the German
+    for no rounds is "keine"."""
+    app.lang = "de"
+    tap("start:new")
+    tap("new:ruleset:tozsde")
+    clock = find("new:option:timed_clock")
+    assert clock.text == app.t("de", "ui.value.false")
+    tap("new:option:timed_clock")
+    assert app.manager.get_screen("new").draft.options["timed_clock"] is True
+    assert find("new:option:timed_clock").text == app.t("de", "ui.value.true")
+    tap("new:option:timed_clock")
+    assert app.manager.get_screen("new").draft.options["timed_clock"] is False
+    find("new:option:casino_unaffordable")
+    assert app.t("de", "ui.value.none") == "keine"

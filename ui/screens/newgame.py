@@ -264,6 +264,11 @@ class NewGameScreen(Screen):
             if values is None:
                 body.add_widget(FixedOption(text=f"{label}: {shown_value(default, a.lang)}"))
                 continue
+            if values == [True, False]:  # yes or no: one button that says which, a tap flips it
+                value = bool(d.options.get(key, default))
+                row(PickButton(tap_id=f"new:option:{key}", text=shown_value(value, a.lang), chosen=value,
+                               pick=partial(self.flip_option, key)), label=label)
+                continue
             stepper = Stepper(tap_id=f"new:option:{key}", values=values,
                               labels=[shown_value(v, a.lang) for v in values])
             stepper.select(d.options.get(key, default))
@@ -281,6 +286,11 @@ class NewGameScreen(Screen):
 
     def set_option(self, key: str, value: Any) -> None:
         self.draft.options[key] = value
+
+    def flip_option(self, key: str) -> None:
+        """A yes/no option the other way."""
+        self.draft.options[key] = not self.draft.options.get(key)
+        self.build()
 
     def set_seat(self, seat: int) -> None:
         self.draft.seat = seat
