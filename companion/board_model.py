@@ -20,12 +20,26 @@ player's figure on the place the view's ``players[].position`` names.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal, Protocol
 
 RGBA = tuple[float, float, float, float]
 """A colour: red, green, blue, opacity, each 0–1."""
 
 Shape = Literal["hex", "tile"]
+
+
+
+class Shown(Protocol):
+    """What a game's panels get of the screen (``app`` in ``panels.py``): its language and how it says
+    a text of the catalogues, an amount of money and a number."""
+
+    lang: str
+
+    def t(self, lang: str, key: str, **params: Any) -> str: ...
+
+    def money(self, amount: int | None) -> str: ...
+
+    def number(self, value: int) -> str: ...
 
 
 @dataclass(frozen=True)

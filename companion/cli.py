@@ -95,7 +95,14 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(title="commands", metavar="COMMAND", parser_class=CommandParser)
 
     _add_commands(sub)
+    _add_play_commands(sub)
+    _add_journal_commands(sub)
+    _add_game_file_commands(sub)
+    return parser
 
+
+def _add_play_commands(sub: Any) -> None:
+    """The commands that start, play and correct a game."""
     p = sub.add_parser("new", help="start a new game", description="Start a new game and make it the current one.")
     p.add_argument("--ruleset", required=True, help=f"one of: {', '.join(sorted(registry.available()))}")
     p.add_argument("--players", nargs="+", required=True, metavar="NAME", help="names in seating order, clockwise")
@@ -148,6 +155,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("value", nargs="?", type=bounded(-99, 99), help="the number on the real die (default: the app's own die)")
     p.set_defaults(run=cmd_roll)
 
+
+def _add_journal_commands(sub: Any) -> None:
+    """The commands that read the game, take back and check the journal."""
     p = sub.add_parser("state", help="show the state of the game", description="Show the state; --json prints the documented schema (docs/state.md).")
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(run=cmd_state)
@@ -180,6 +190,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--backup", type=Path, metavar="FILE", help="where the backup goes (default: next to the journal)")
     p.set_defaults(run=cmd_repair)
 
+
+def _add_game_file_commands(sub: Any) -> None:
+    """The commands that copy, import and simulate games, and check boards."""
     p = sub.add_parser("backup", help="copy the journal with SQLite's backup API and keep the last N copies", description=(
         "Copy the whole journal with SQLite's backup API (never a file copy; safe while a game is being played), "
         "check that the copy opens as a sound journal, and remove the oldest backups beyond --keep. "
@@ -209,7 +222,6 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--ruleset", required=True, help=f"one of: {', '.join(sorted(registry.available()))}")
     c.set_defaults(run=cmd_board_check)
     p.set_defaults(run=lambda a: p.print_help())
-    return parser
 
 
 if __name__ == "__main__":

@@ -79,9 +79,12 @@ def cmd_new(args: argparse.Namespace) -> int:
     rules_class = registry.ruleset_class(args.ruleset)
     setup: dict[str, Any] = {"ruleset": args.ruleset, "players": args.players, "options": options(args.option)}
     if args.first_player is not None:
-        setup["first_player"] = args.first_player
+        seat_key = rules_class.read_json("ruleset.json").get("seat_choice")
+        if seat_key is None:
+            raise UsageError(f"--first-player: {args.ruleset} has no first player to choose")
+        setup[seat_key] = args.first_player
     if args.board is not None:
-        setup[getattr(rules_class, "board_key", "board")] = read_json(args.board)
+        setup[rules_class.board_key] = read_json(args.board)
     table = Table.new(setup, args.db, args.name)
     print(f"game {table.game_id} started: {args.ruleset}, {', '.join(args.players)}")
     dealt = None if args.no_deal else table.deal_chance()

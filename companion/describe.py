@@ -100,7 +100,8 @@ class Described:
     ``param`` is the one free parameter ``options`` range over (None for a
     fixed choice or a dialog). A choice with several free parameters names the
     ``dialog`` form it takes and lists each parameter's allowed values in ``fields``.
-    ``amount`` is the money a fixed choice moves (an offered share's price).
+    ``amount`` is the money a fixed choice moves (an offered share's price), for a front end to weigh;
+    the label already says it. :meth:`line` is how every front end writes a choice on one line.
     """
 
     choice: Choice
@@ -137,7 +138,7 @@ class Described:
         return action
 
     def line(self) -> str:
-        """The description on one line (the text console).
+        """The description on one line: the label, then its options' (the console, the screen's buttons).
 
         >>> Described(Choice("end_turn", 0), "End the turn", Group.TURN).line()
         'End the turn'

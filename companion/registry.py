@@ -2,10 +2,11 @@
 
 A ruleset is found by :func:`register`, through the ``companion.rulesets``
 entry point group (so a third game can be a package of its own), or as the
-module ``companion.rulesets.<name>.rules``.
+module ``companion.rulesets.<name>.rules``: a folder there is a game, named as the folder
+(a Python identifier, the ``name`` of its ``Rules``).
 
->>> sorted(available())[:2]
-['boerse', 'tozsde']
+>>> {"boerse", "tozsde"} <= available()
+True
 """
 
 from __future__ import annotations
@@ -54,6 +55,9 @@ def _own(name: str) -> type[Ruleset] | None:
         found: type[Ruleset] = importlib.import_module(f"companion.rulesets.{name}.rules").Rules
     except ModuleNotFoundError:
         return None
+    if getattr(found, "name", None) != name:
+        raise SetupError(f"companion/rulesets/{name}/rules.py: Rules.name is {getattr(found, 'name', None)!r}; "
+                         f"it must be the folder's name, {name!r}")
     return found
 
 

@@ -3,7 +3,7 @@
 Each ruleset ships ``rulebook.json`` beside ``ruleset.json`` with the
 structure of its rule book: entries of a kind (a field of the board or
 track, a rule, an option) in the order shown, each with the § of the rule
-book or the ruling of ``RULINGS.md`` it comes from, and whether it is a
+book or the ruling of ``docs/rulings.md`` it comes from, and whether it is a
 house default (decided here, where the source is silent). The texts are
 in the ruleset's own gettext catalogue, found through its folder like all
 its messages: a short title ``<ruleset>.rulebook.<key>.title`` and a
@@ -40,7 +40,7 @@ class EntryKind(StrEnum):
     """A kind of field on the board (Tőzsde) or space on the track (Die Börse)."""
     RULE = "rule"
     OPTION = "option"
-    """A rule a group may set before a game (a house option of RULINGS)."""
+    """A rule a group may set before a game (a house option of docs/rulings.md)."""
 
 
 FIELDS = ("kind", "key", "cite", "house_default", "numbers")
@@ -104,10 +104,14 @@ def entry(raw: Any, ruleset: str, currency: str = "") -> Entry:
 
 
 def rulebook(ruleset: str) -> list[Entry]:
-    """The entries of ``ruleset``'s ``rulebook.json``: fields first, then rules, then options, as written."""
+    """The entries of ``ruleset``'s ``rulebook.json``: fields first, then rules, then options, as written;
+    none for a game without one (the file is optional)."""
     rules = registry.ruleset_class(ruleset)
     register_package(rules.package, rules.currency)
-    raw = rules.read_json("rulebook.json")
+    try:
+        raw = rules.read_json("rulebook.json")
+    except FileNotFoundError:
+        return []
     entries = [entry(item, rules.name, rules.currency) for item in raw.get("entries", [])]
     seen: set[str] = set()
     for e in entries:
@@ -116,6 +120,17 @@ def rulebook(ruleset: str) -> list[Entry]:
         seen.add(e.key)
     order = list(EntryKind)
     return sorted(entries, key=lambda e: order.index(e.kind))
+
+
+def fields_heading(ruleset: str) -> str:
+    """The message key of the heading over a ruleset's field entries: its own ``<ruleset>.fields``
+    ("Spaces of the track") where its catalogue has one, else the app's plain one.
+
+    >>> fields_heading("boerse"), fields_heading("nothing")
+    ('boerse.fields', 'ui.rules.field')
+    """
+    own = f"{ruleset}.fields"
+    return own if has(own, "en") else "ui.rules.field"
 
 
 def missing_texts(ruleset: str) -> list[tuple[str, str]]:

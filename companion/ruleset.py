@@ -19,19 +19,29 @@ import json
 import random
 from abc import ABC, abstractmethod
 from importlib import resources
-from typing import Any, Callable, ClassVar
+from typing import Any, Callable, ClassVar, Mapping
 
 from companion import turns
 from companion.actions import Action, Choice, IntRange, Rejection, diagnose, is_whole_number, shown
-from companion.describe import USUAL_ORDER, Described, generic, mark_usual
+from companion.describe import USUAL_ORDER, Described, Group, generic, mark_usual
 from companion.events import Event
+from companion.frozen import freeze
 from companion.listing import Listing
-from companion.messages import Said, register_package
+from companion.messages import SOURCE, Said, has, register_package, render
 from companion.state import State
 
 
 _data_files: dict[tuple[str, str], Any] = {}
 """The data files already read, by package and file name (every new game needs them)."""
+
+CHECK_CACHES = False
+"""Whether :meth:`Ruleset.choice` makes every choice it reuses again and compares (tests/conftest.py
+turns it on): a game's cache keyed wrong is then named at once instead of offering a stale choice."""
+
+
+class CacheKeyedWrong(AssertionError):
+    """A choice kept for a key differs from the one made now: the key leaves out something."""
+
 
 _shared_choices: dict[tuple[Any, ...], dict[tuple[Any, ...], Choice]] = {}
 """The choices made so far by the games that share them (see :meth:`Ruleset.share_choices`)."""
@@ -66,6 +76,8 @@ class Ruleset(ABC):
     currency: ClassVar[str] = ""
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 6
+    board_key: ClassVar[str] = "board"
+    """The setup key of a group's own board file (``companion new --board``; Die Börse's ``track``)."""
 
     def __init__(self, setup: dict[str, Any]) -> None:
         self.data = self.read_json("ruleset.json")
@@ -105,12 +117,13 @@ class Ruleset(ABC):
 
     @classmethod
     def read_json(cls, filename: str) -> Any:
-        """A data file of the package, read once per process; the result is shared: read only."""
+        """A data file of the package, read once per process and shared by every game: frozen
+        (:mod:`companion.frozen`), so changing it raises instead of changing it for them all."""
         key = (cls.package, filename)
         data = _data_files.get(key)
         if data is None:
             text = resources.files(cls.package).joinpath(filename).read_text(encoding="utf-8")
-            data = _data_files[key] = json.loads(text)
+            data = _data_files[key] = freeze(json.loads(text))
         return data
 
     # -- the game ---------------------------------------------------------
@@ -171,12 +184,28 @@ class Ruleset(ABC):
         >>> from companion.game import Game
         >>> rules = Game({"ruleset": "tozsde", "players": ["A", "B"]}).rules
         >>> made = rules.choice(("doc", 0), lambda: Choice("end_turn", player=0))
-        >>> rules.choice(("doc", 0), lambda: Choice("end_turn", player=1)) is made
+        >>> rules.choice(("doc", 0), lambda: Choice("end_turn", player=0)) is made
         True
+
+        A key that leaves out what the choice depends on would hand out a stale choice: with
+        :data:`CHECK_CACHES` on (the tests turn it on) every reuse is made again and compared.
+
+        >>> import companion.ruleset as ruleset
+        >>> was, ruleset.CHECK_CACHES = ruleset.CHECK_CACHES, True
+        >>> rules.choice(("doc", 0), lambda: Choice("end_turn", player=1))
+        Traceback (most recent call last):
+        ...
+        companion.ruleset.CacheKeyedWrong: tozsde: the choice kept for ('doc', 0) is ...
+        >>> ruleset.CHECK_CACHES = was
         """
         choice = self._choices.get(key)
         if choice is None:
             choice = self._choices[key] = make()
+        elif CHECK_CACHES:
+            made = make()
+            if made != choice:
+                raise CacheKeyedWrong(f"{self.name}: the choice kept for {key!r} is {choice!r}, made now it is {made!r}; "
+                                      "its key leaves out something the choice depends on")
         return choice
 
     def _name(self, state: State, seat: int) -> str:
@@ -241,13 +270,24 @@ class Ruleset(ABC):
         """Each legal choice said for people, in the order of ``choices``; one marked as the usual next step."""
         return mark_usual([self.describe_choice(state, choice, language) for choice in choices], self.usual_order)
 
+    choice_groups: ClassVar[Mapping[str, Group]] = {"roll": Group.DICE}
+    """The screen's group of each type of choice :meth:`describe_choice` says by default (others: the turn's);
+    a roll in :attr:`Group.DICE` is the one the electronic die's value goes to."""
+
     def describe_choice(self, state: State, choice: Choice, language: str) -> Described:
         """One choice said for people: label, group, options with their amounts.
 
-        The default says a choice by its type (``choice.<type>`` in the catalogue) with its
-        parameter's values as options; a ruleset describes its own choices with their amounts.
+        The default says a choice by the ruleset's own text ``<name>.choice.<type>`` where its
+        catalogue has one (its fields: ``{player}`` and the choice's fixed parameters), else by the
+        core's ``choice.<type>``, in its group of :attr:`choice_groups`, with its parameter's values
+        as options; a ruleset describes its own choices with their amounts.
         """
-        return generic(choice, language)
+        own = f"{self.name}.choice.{choice.type}"
+        label = None
+        if has(own, SOURCE):
+            who = "" if choice.player is None else state.players[choice.player].name
+            label = render(own, {**choice.fixed, "player": who}, language)
+        return generic(choice, language, self.choice_groups.get(choice.type, Group.TURN), label)
 
     @classmethod
     def check_board(cls, board: dict[str, Any]) -> list[str]:
@@ -266,18 +306,11 @@ class Ruleset(ABC):
     """Types of action that chance decides and a legal choice can sample (a card from a face-down pile)."""
     setup_chance_types: ClassVar[tuple[str, ...]] = ()
     """Types of action :meth:`random_setup_action` makes (a deck shuffle)."""
-    per_value_types: ClassVar[tuple[str, ...]] = ("roll",)
-    """Types of choice a screen shows as one button per allowed value (the die's faces, a few packages)."""
 
     def app_deals(self) -> bool:
         """Whether the app may make the actions of chance (:meth:`chance_action`) in this game; a ruleset
         whose people may draw from real cards instead says when not."""
         return True
-
-    def screen_deals(self, state: State) -> bool:
-        """Whether the screen makes the action of chance due now by itself, as soon as it is shown
-        (a draw of several turns, each journaled); False: the setup's shuffle or a tap makes it."""
-        return False
 
     def chance_action(self, state: State, rng: random.Random) -> Action | None:
         """The action of chance due now, made with ``rng`` (``companion deal``, the console's ``?``), or None.

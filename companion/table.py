@@ -28,11 +28,9 @@ import json
 import logging
 import os
 import pickle
-import queue
 import random
 import secrets
 from concurrent.futures import Future
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence, TypeVar
 
 from companion.actions import Action, Choice, Rejection
@@ -41,19 +39,21 @@ from companion.debts import owed
 from companion.describe import Described, Group, describe
 from companion.events import Event
 from companion.game import Game
+from companion.inbox import Inbox, Input
 from companion.messages import Said
+from companion.outcome import SNAPSHOT_EVERY, LineRefused, Outcome, Subscriber, TableView, check_line
 from companion.journal import Entry, Head, Journal, JournalDamaged, JournalError, JournalMoved, default_path
 from companion.state import State
 
 if TYPE_CHECKING:  # the charts' series and the take-back texts load when first asked for, not on opening
     from companion.history import History
 
+__all__ = ["KEPT_STATES", "RECENT", "SNAPSHOT_EVERY", "LineRefused", "Outcome", "Subscriber", "Table", "TableView", "check_line"]
+"""The table's own names and those of :mod:`companion.outcome` it answers with, importable from here."""
+
 log = logging.getLogger("companion.table")
 
 T = TypeVar("T")
-
-SNAPSHOT_EVERY = 25
-"""A snapshot every so many actions keeps opening and undoing flat in the game's length."""
 
 RECENT = 64
 """The line's last actions a table keeps in memory (:meth:`Table.actions`): the screen reads the turn's
@@ -62,76 +62,6 @@ actions at every change, and undo asks for the last one."""
 KEPT_STATES = 8
 """The states before the last actions taken or redone here, kept (pickled) for undo: an undo right after
 an action takes the state it left instead of rebuilding the game from the journal's snapshot."""
-
-
-class LineRefused(ValueError):
-    """An action of a line to import is not legal: its ``number`` (from 1) and the engine's ``rejection``."""
-
-    def __init__(self, number: int, rejection: Rejection) -> None:
-        super().__init__(f"action {number} is not legal: {rejection.message()}")
-        self.number, self.rejection = number, rejection
-
-
-def check_line(setup: dict[str, Any], actions: Sequence[Any]) -> dict[int, dict[str, Any]]:
-    """Check every action of a line in order, as opening a game does, and return the snapshots a
-    table keeps along it (the state after every :data:`SNAPSHOT_EVERY` actions), for
-    :meth:`Journal.import_game`. Raises :class:`LineRefused` at the first illegal action.
-
-    >>> line = [{"type": "set_order", "order": [1, 0]}]
-    >>> check_line({"ruleset": "tozsde", "players": ["Anna", "Béla"]}, line)
-    {}
-    >>> check_line({"ruleset": "tozsde", "players": ["Anna", "Béla"]}, line * 2)
-    Traceback (most recent call last):
-    ...
-    companion.table.LineRefused: action 2 is not legal: ...
-    """
-    game = Game(setup)
-    snapshots: dict[int, dict[str, Any]] = {}
-    for number, action in enumerate(actions, 1):
-        rejection = game.check(action)
-        if rejection is not None:
-            raise LineRefused(number, rejection)
-        game.apply_trusted(action)
-        if number % SNAPSHOT_EVERY == 0:
-            snapshots[number] = game.state.to_json()
-    return snapshots
-
-
-@dataclass
-class Outcome:
-    """What became of one submitted action, undo or redo."""
-
-    accepted: bool
-    action: Action | None = None
-    events: list[Event] = field(default_factory=list)
-    rejection: Rejection | None = None
-    source: str = ""
-
-    def message(self, language: str = "en") -> str:
-        if self.rejection is not None:
-            return self.rejection.message(language)
-        return " ".join(e.text(language) for e in self.events)
-
-
-@dataclass(frozen=True)
-class TableView:
-    """What a front end shows of the table: the game's view and the journal's standing.
-
-    ``game`` is the documented state view (docs/state.md); ``damage`` and
-    ``warnings`` are sentences about the stored game, ``writable`` says
-    whether actions can be saved now.
-    """
-
-    game_id: int
-    length: int
-    redo_depth: int
-    writable: bool
-    damage: str | None
-    warnings: tuple[str, ...]
-    game: dict[str, Any]
-
-
-Subscriber = Callable[[Outcome], None]
 
 
 def _as_json(state: State) -> str:
@@ -147,7 +77,7 @@ class Table:
         self.journal = journal
         self.game_id = game_id
         self._subscribers: list[Subscriber] = []
-        self._inbox: queue.SimpleQueue[tuple[str, Any, str, Future[Outcome]]] = queue.SimpleQueue()
+        self._inbox = Inbox()
         self.wake: Callable[[], None] | None = None
         """Called on the enqueueing thread after each ``enqueue*``, e.g. to wake a screen's loop at once."""
         self._history: History | None = None
@@ -602,28 +532,6 @@ class Table:
         taken: Action = {"type": "redo", "redone": last} if written[-1].kind == "redo" else last
         return Outcome(True, taken, events, source="journal")
 
-    def undo_leaves_turn(self) -> bool:
-        """True when undoing the last action would go back past the current player's turn (C4):
-        that action was not the current player's own, or it ended a turn. The screen asks the
-        banker's PIN for such an undo.
-
-        >>> import tempfile, os
-        >>> table = Table.new({"ruleset": "tozsde", "players": ["Anna", "Béla"]},
-        ...                   os.path.join(tempfile.mkdtemp(), "games.db"))
-        >>> table.undo_leaves_turn(), table.submit({"type": "roll", "value": 3}).accepted
-        (False, True)
-        >>> table.undo_leaves_turn()  # Anna rolled for the order of play; now it is Béla's roll
-        True
-        >>> table.close()
-        """
-        if self.length == 0:
-            return False
-        last = self.actions(-1)
-        if not last:
-            return False
-        action = last[-1]
-        return action.get("type") == "end_turn" or action.get("player") is None or action.get("player") != self.state.current
-
     def history(self) -> list[Entry]:
         """Every action, undo and redo of the game, as recorded, verified against its chain."""
         return self.journal.entries(self.game_id)
@@ -657,19 +565,19 @@ class Table:
     # -- inputs from other threads ---------------------------------------------
     def enqueue(self, action: Any, source: str) -> Future[Outcome]:
         """Thread-safe: queue an action for the owning thread; the future gets its outcome."""
-        return self._put("action", action, source)
+        return self._inbox.put(Input.ACTION, action, source, self.wake)
 
     def enqueue_roll(self, value: Any, source: str) -> Future[Outcome]:
         """Thread-safe: queue a die value; the roller is filled in when it is applied."""
-        return self._put("action", {"type": "roll", "value": value}, source)
+        return self._inbox.put(Input.ACTION, {"type": "roll", "value": value}, source, self.wake)
 
     def enqueue_undo(self, source: str) -> Future[Outcome]:
         """Thread-safe: queue an undo for the owning thread."""
-        return self._put("undo", None, source)
+        return self._inbox.put(Input.UNDO, None, source, self.wake)
 
     def enqueue_redo(self, source: str) -> Future[Outcome]:
         """Thread-safe: queue a redo for the owning thread."""
-        return self._put("redo", None, source)
+        return self._inbox.put(Input.REDO, None, source, self.wake)
 
     def enqueue_deal(self, source: str) -> Future[Outcome]:
         """Thread-safe: queue "make the action of chance due now" (:meth:`deal`), decided when it is applied.
@@ -677,36 +585,8 @@ class Table:
         A button that confirms the company draw or the shuffle uses this: the
         random choice is made on the owning thread, from the state of that moment.
         """
-        return self._put("deal", None, source)
-
-    def _put(self, kind: str, payload: Any, source: str) -> Future[Outcome]:
-        future: Future[Outcome] = Future()
-        self._inbox.put((kind, payload, source, future))
-        wake = self.wake
-        if wake is not None:
-            wake()
-        return future
+        return self._inbox.put(Input.DEAL, None, source, self.wake)
 
     def process_pending(self, timeout: float | None = None) -> int:
         """Apply queued inputs on this (the owning) thread; wait up to ``timeout`` for the first."""
-        done = 0
-        block = timeout is not None
-        while True:
-            try:
-                kind, payload, source, future = self._inbox.get(block=block and done == 0, timeout=timeout)
-            except queue.Empty:
-                return done
-            try:
-                if kind == "undo":
-                    outcome = self.undo(source)
-                elif kind == "redo":
-                    outcome = self.redo(source)
-                elif kind == "deal":
-                    outcome = self.deal_chance(source) or Outcome(False, rejection=self.no_deal(), source=source)
-                else:
-                    outcome = self.submit(payload, source)
-            except BaseException as error:  # whatever escapes (an unforeseen fault): the waiting thread must still hear
-                future.set_exception(error)
-                raise
-            future.set_result(outcome)
-            done += 1
+        return self._inbox.process(self, timeout)

@@ -20,12 +20,14 @@ PACKAGE = ROOT / "companion"
 APP = ROOT / "ui"
 PHONES = ROOT / "phones"
 HARDWARE = ROOT / "hardware"
+EXAMPLES = ROOT / "examples"
 
 
 def po_files() -> list[Path]:
-    """The engine's catalogues, the hardware's, the touchscreen app's and the phones'."""
+    """The engine's catalogues, the hardware's, the touchscreen app's, the phones' and the example games'."""
     return sorted([*PACKAGE.glob("**/locale/*/LC_MESSAGES/*.po"), *HARDWARE.glob("locale/*/LC_MESSAGES/*.po"),
-                   *APP.glob("locale/*/LC_MESSAGES/*.po"), *PHONES.glob("locale/*/LC_MESSAGES/*.po")])
+                   *APP.glob("locale/*/LC_MESSAGES/*.po"), *PHONES.glob("locale/*/LC_MESSAGES/*.po"),
+                   *EXAMPLES.glob("*/locale/*/LC_MESSAGES/*.po")])
 
 
 def domains() -> dict[str, Path]:
@@ -65,7 +67,7 @@ def fields(text: str) -> set[str]:
 
 def third_game(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                more: Mapping[str, Mapping[str, str]] | None = None) -> Path:
-    """``tests/thirdgame`` as the importable package ``coingame``, its texts (and ``more``) in ``.po`` files.
+    """``examples/coin`` as the importable package ``coingame``, its texts (and ``more``) in ``.po`` files.
 
     The registered message domains are put back after the test; the compiled catalogues go to ``tmp_path``.
     """
@@ -77,10 +79,8 @@ def third_game(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
     from companion import messages
 
     game = tmp_path / "coingame"
-    shutil.copytree(ROOT / "tests" / "thirdgame", game, ignore=shutil.ignore_patterns("__pycache__"))
-    (game / "ruleset.json").write_text(json.dumps({**json.loads((game / "ruleset.json").read_text()),
-                                                   "currency": "coins"}))
-    for po in game.glob("locale/*/LC_MESSAGES/thirdgame.po"):  # the domain is named as the package
+    shutil.copytree(ROOT / "examples" / "coin", game, ignore=shutil.ignore_patterns("__pycache__"))
+    for po in game.glob("locale/*/LC_MESSAGES/coin.po"):  # the domain is named as the package
         po.rename(po.with_name("coingame.po"))
     json_to_po.merge(game, "coingame", "coins", {language: dict(added) for language, added in (more or {}).items()})
     for name in [m for m in sys.modules if m.partition(".")[0] == "coingame"]:  # another test's copy

@@ -8,6 +8,10 @@ from typing import Iterator
 
 import pytest
 
+import companion.ruleset
+
+companion.ruleset.CHECK_CACHES = True  # every choice a ruleset reuses is made again and compared
+
 
 class _Faults(logging.Handler):
     def __init__(self) -> None:

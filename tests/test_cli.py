@@ -98,6 +98,17 @@ def test_new_deals_a_virtual_deck_with_the_apps_own_shuffle(capsys, db):
     assert view["actions"] == 1 and view["turn"]["phase"] == "trade"
 
 
+def test_first_player_is_refused_by_a_game_without_one(capsys, db):
+    # B15: Die Börse names who begins; Tőzsde settles its order of play in the game, so it has no first player to take
+    status, out, err = run(capsys, "--db", db, "new", "--ruleset", "tozsde", "--players", *PLAYERS, "--first-player", "1")
+    assert status == 2 and "--first-player: tozsde has no first player to choose" in err
+    assert run(capsys, "--db", db, "games")[1].strip() in ("", "no saved games")
+    status, out, err = run(capsys, "--db", db, "new", "--ruleset", "boerse", "--players", *PLAYERS, "--first-player", "1")
+    assert status == 0, err
+    status, out, err = run(capsys, "--db", db, "state", "--json")
+    assert json.loads(out)["turn"]["player"] == 1
+
+
 # -- new, play, state, log --------------------------------------------------------------------
 @pytest.mark.parametrize("ruleset", RULESETS)
 def test_new_play_state_and_log(ruleset, db, tmp_path, capsys):

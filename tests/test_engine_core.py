@@ -1,6 +1,6 @@
 """The engine core without any game's knowledge: choices, rejections (C6), ledger, turns, messages.
 
-The last part shows that a third game (tests/thirdgame, a one-company coin
+The last part shows that a third game (examples/coin, a one-company coin
 game) plugs in through the registry alone and plays through Game, Table
 and the bots without any edit of the core.
 """
@@ -36,7 +36,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from tests.thirdgame.rules import Rules as CoinRules  # noqa: E402
+from examples.coin.rules import Rules as CoinRules  # noqa: E402
 
 NAMES = ["Anna", "Béla", "Csaba"]
 CORE_MESSAGES = (
@@ -472,14 +472,14 @@ def test_third_game_through_game(coin):
         game.apply({"type": "buy", "player": 0, "company": "C", "count": 9})
     assert game.state.to_json() == before
     events = game.apply({"type": "buy", "player": 0, "company": "C", "count": 2})
-    assert events[0].text() == "Anna bought 2 share(s) of the coin company."
+    assert events[0].text() == "Anna bought 2 coin shares."
     events = game.apply({"type": "roll", "player": 0, "value": 4})
-    assert events[0].text("hu") == "Anna 4-t dobott és nyert 300-t."
-    assert events[0].text("de") == "Anna würfelte 4 und gewann 300."
+    assert events[0].text("hu") == "Anna dobása 4: nyert 300 Taler összeget."
+    assert events[0].text("de") == "Anna würfelte 4 und gewann 300 Taler."
     game.apply({"type": "end_turn", "player": 0})
     assert game.state.current == 1
     view = game.view()
-    assert view["ruleset"] == "coin" and view["currency"] == "coins"
+    assert view["ruleset"] == "coin" and view["currency"] == "Taler"
     assert view["players"][0] == {
         "seat": 0, "name": "Anna", "cash": 1000 - 400 + 300, "shares": {"C": 2}, "position": 4,
         "credit": 0, "fortune": 900 + 400, "holdings": {"C": 400}, "status": "playing",

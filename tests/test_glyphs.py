@@ -18,8 +18,8 @@ from tests.catalogue_support import ROOT, catalogue, forms, po_files
 from tests.font_cmap import characters, kivy_font
 
 FONTS = ("Roboto-Regular.ttf", "Roboto-Bold.ttf")
-CATALOGUES = sorted([*po_files(), *(ROOT / "tests" / "thirdgame").glob("locale/*/LC_MESSAGES/*.po")])
-DATA = sorted((ROOT / "companion" / "rulesets").glob("*/*.json"))
+CATALOGUES = po_files()
+DATA = sorted([*(ROOT / "companion" / "rulesets").glob("*/*.json"), *(ROOT / "examples").glob("*/*.json")])
 
 
 def texts_of(value: Any) -> Iterator[str]:

@@ -11,7 +11,7 @@ from companion.actions import Choice, IntRange, Rejection
 from companion.bots import choose
 from companion.game import Game
 from companion.listing import Listing
-from tests.thirdgame.rules import Rules as CoinRules
+from examples.coin.rules import Rules as CoinRules
 
 
 def test_the_first_reason_for_the_kind_and_player_decides() -> None:

@@ -116,7 +116,7 @@ def test_a_third_game_brings_its_rule_book_and_a_missing_text_is_caught(tmp_path
 
     registry.register("coin", Rules)
     shown = {e.key: (e.title_in("hu"), e.text_in("hu"), e.house_default) for e in rulebook("coin")}
-    assert shown["even"] == ("Páros dobás", "A bank 100 coins összeget fizet.", False)
+    assert shown["even"] == ("Páros dobás", "A bank 100 Taler összeget fizet.", False)
     assert shown["bank"] == ("A bank", "It may go broke.", True)  # untranslated: English, and named below
     assert missing_texts("coin") == [("coin.rulebook.bank.text", "hu"), ("coin.rulebook.rounds.title", "en"),
                                      ("coin.rulebook.rounds.title", "hu"), ("coin.rulebook.rounds.title", "de"),

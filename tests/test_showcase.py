@@ -8,7 +8,7 @@ import pytest
 
 from companion import registry, showcase
 from companion.showcase import Play, Played
-from tests.thirdgame.rules import Rules as CoinRules
+from examples.coin.rules import Rules as CoinRules
 from ui.demo import setup
 from ui.screenshots import GROUPS
 

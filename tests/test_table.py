@@ -16,6 +16,7 @@ from companion import bots, table as table_module
 from companion.actions import Rejection
 from companion.game import Game
 from companion.journal import JournalError
+from companion.messages import Said
 from companion.table import SNAPSHOT_EVERY, Outcome, Table
 
 RULESETS = ["tozsde", "boerse"]
@@ -604,20 +605,20 @@ def test_deal_chance_draws_the_tozsde_companies_by_the_app(tmp_path):
     table.close()
 
 
-def test_undo_leaves_turn_when_the_last_action_was_not_the_current_players_own(db):
+def test_undo_asks_the_pin_when_the_last_action_was_not_the_current_players_own(db):
     """C4: the banker may undo past the current player's turn; the table says when an undo would."""
     setup = setup_of("tozsde")
     actions = long_line(setup, 40)
     table = new_table("tozsde", db)
-    assert table.undo_leaves_turn() is False  # nothing to undo
+    assert table.undo_pin() is None  # nothing to undo
     seen = {"ended a turn": 0, "within the turn": 0}
     for action in actions:
         assert table.submit(action).accepted
         if action["type"] == "end_turn":  # undoing it goes back into the previous player's turn
-            assert table.undo_leaves_turn() is True
+            assert table.undo_pin() == Said("takeback.pin.past_turn")
             seen["ended a turn"] += 1
         elif action.get("player") == table.state.current:  # the player is still on turn
-            assert table.undo_leaves_turn() is False
+            assert table.undo_pin() is None
             seen["within the turn"] += 1
     assert all(seen.values()), seen
     table.close()

@@ -28,6 +28,7 @@ from kivy.uix.widget import Widget
 
 from companion.board_model import Board, KeyEntry, Place
 from ui import panels, theme
+from ui.running import Running
 
 SQRT3 = math.sqrt(3)
 Describe = Callable[[Any, dict[str, Any]], Board]
@@ -99,8 +100,9 @@ def rings(f: Figure) -> list[tuple[theme.RGBA, float]]:
     return drawn
 
 
-def app() -> Any:
-    return App.get_running_app()
+def app() -> Running:
+    running: Running = App.get_running_app()
+    return running
 
 
 class Drawn(Widget):

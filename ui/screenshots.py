@@ -99,10 +99,8 @@ def step(app: Any, ruleset: str, word: str) -> None:
     """
     from kivy.core.window import Window
 
-    from hardware.config import DieConfig, HardwareConfig
     from ui import owners
     from ui.correction import open_correction
-    from ui.screens.hardware import HardwareSettings
     from ui.screens.history import take_back
     from ui.screens.start import SettingsView
 
@@ -118,13 +116,8 @@ def step(app: Any, ruleset: str, word: str) -> None:
         app.manager.get_screen("new").edit_name(int(arg))
     elif word == "settings":
         SettingsView().open()
-    elif word == "die-ports":  # the die's port: the ports found, by-id links first, or typed
-        app.settings.set_hardware(HardwareConfig(die=DieConfig(port="/dev/ttyAMA0")))
-        HardwareSettings(lambda: None).choose_die(ports=[  # a table's Pi with a USB die in
-            "/dev/serial/by-id/usb-Raspberry_Pi_Pico_E6614C311B4A5C2B-if00", "/dev/ttyAMA0", "/dev/ttyS0"])
-    elif word == "die-path":
-        HardwareSettings(lambda: None).type_die_port(None)
-        Window.children[0].typed = "socket://192.168.1.20:7000"
+    elif word in ("die-ports", "die-path"):
+        _die_port(app, word)
     elif word == "board":
         app.manager.get_screen("table").ids.panel.board_shown = True
     elif word == "dialog":
@@ -153,32 +146,58 @@ def step(app: Any, ruleset: str, word: str) -> None:
     elif word == "end":
         app.manager.get_screen("end").show(arg)
     elif word in ("phones", "phones-on", "phones-starting", "phones-failed"):
-        # the players' phones on: the QR code's corner; "phones": and their dialog; "-starting": the dialog
-        # while the web process has not said it listens (one that never does); "-failed": one that ends at once
-        from ui.phones import FAILED, PhonesView
-
-        app.phones.shown_as = ("192.168.1.20", "ScreenshotsShowThisSecretOnly000")
-        app.phones.command = {"phones-starting": [sys.executable, "-c", "import time; time.sleep(600)"],
-                              "phones-failed": [sys.executable, "-c", "raise SystemExit(1)"]}.get(word)
-        app.settings.phones = True
-        app.phones.apply()
-        if word != "phones-on":
-            PhonesView().open()
-        wanted: dict[str, Callable[[], bool]] = {"phones-starting": lambda: True,
-                                                 "phones-failed": lambda: app.phones.state == FAILED}
-        _until(wanted.get(word, lambda: app.phones.code() is not None), f"the phones' scene {word}")
-    elif word == "phones-ask":  # two phones ask to join, as the web process tells the app
-        from companion.messages import Said
-        from phones.bridge import News
-
-        for seat in (0, 1):
-            name = app.session.table.state.players[seat].name
-            app.phones._heard(News(seat, Said("phones.asks", {"name": name}), f"shown-{seat}"))
+        _phones_on(app, word)
+    elif word == "phones-ask":
+        _phones_ask(app)
     elif word == "rules":
         app.manager.current = "rules"
         app.manager.get_screen("rules").show(ruleset)
     else:
         raise ValueError(f"no such step of a scene: {word!r}")
+
+
+def _die_port(app: Any, word: str) -> None:
+    """The die's port in the settings: ``die-ports`` the ports found, by-id links first; ``die-path`` typed."""
+    from kivy.core.window import Window
+
+    from hardware.config import DieConfig, HardwareConfig
+    from ui.screens.hardware import HardwareSettings
+
+    if word == "die-ports":  # a table's Pi with a USB die in
+        app.settings.set_hardware(HardwareConfig(die=DieConfig(port="/dev/ttyAMA0")))
+        HardwareSettings(lambda: None).choose_die(ports=[
+            "/dev/serial/by-id/usb-Raspberry_Pi_Pico_E6614C311B4A5C2B-if00", "/dev/ttyAMA0", "/dev/ttyS0"])
+    else:
+        HardwareSettings(lambda: None).type_die_port(None)
+        Window.children[0].typed = "socket://192.168.1.20:7000"
+
+
+def _phones_on(app: Any, word: str) -> None:
+    """The players' phones on: "phones-on" the QR code's corner; "phones": and their dialog; "phones-starting":
+    the dialog while the web process has not said it listens (one that never does); "phones-failed": one
+    that ends at once."""
+    from ui.phones import FAILED, PhonesView
+
+    app.phones.shown_as = ("192.168.1.20", "ScreenshotsShowThisSecretOnly000")
+    app.phones.command = {"phones-starting": [sys.executable, "-c", "import time; time.sleep(600)"],
+                          "phones-failed": [sys.executable, "-c", "raise SystemExit(1)"]}.get(word)
+    app.settings.phones = True
+    app.phones.apply()
+    if word != "phones-on":
+        PhonesView().open()
+    wanted: dict[str, Callable[[], bool]] = {"phones-starting": lambda: True,
+                                             "phones-failed": lambda: app.phones.state == FAILED}
+    _until(wanted.get(word, lambda: app.phones.code() is not None), f"the phones' scene {word}")
+
+
+def _phones_ask(app: Any) -> None:
+    """Two phones ask to join, as the web process tells the app."""
+    from companion.messages import Said
+    from phones.bridge import News
+
+    for seat in (0, 1):
+        name = app.session.table.state.players[seat].name
+        app.phones._heard(News(seat, Said("phones.asks", {"name": name}), f"shown-{seat}"))
 
 
 def _until(done: Callable[[], bool], what: str, most: float = 60.0) -> None:

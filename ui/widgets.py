@@ -21,6 +21,7 @@ from kivy.uix.scrollview import ScrollView
 from kivy.uix.widget import Widget
 
 from ui import measure, theme
+from ui.running import Running
 
 
 class BigButton(Button):
@@ -144,9 +145,10 @@ class Caption(Label):
     """A label that wraps within its width and grows to its text's height."""
 
 
-def app() -> Any:
+def app() -> Running:
     """The running app (:class:`ui.app.CompanionApp`): its language, sizes, session and texts."""
-    return App.get_running_app()
+    running: Running = App.get_running_app()
+    return running
 
 
 def find(root: Widget, tap_id: str) -> Widget | None:

@@ -1,5 +1,5 @@
 """A third game, known only to the registry, offered on the new-game screen and played to its end
-by taps on the table screen, its market and its board drawn from its own panels (tests/thirdgame/panels.py);
+by taps on the table screen, its market and its board drawn from its own panels (examples/coin/panels.py);
 a choice of several parameters opened by the form it takes, which the app knows without knowing the game."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import pytest
 from companion import registry
 from companion.actions import Choice, IntRange, OneOf
 from companion.describe import generic
-from tests.thirdgame.rules import Rules as CoinRules
+from examples.coin.rules import Rules as CoinRules
 from tests.ui.conftest import frames
 from tests.ui.support import TABS, find, tap, visible_ids
 from ui import theme
@@ -34,11 +34,11 @@ def test_the_third_game_is_offered_played_to_its_end_and_shows_its_own_market(ap
     assert t.setup["ruleset"] == "coin" and 2 <= len(t.setup["players"]) <= 3
     bank = 20_000 - 1_000 * len(t.setup["players"])
     market = app.manager.get_screen("table")
-    assert [cell.text for cell in market._cells] == ["coin C: 4 left at 200 coins"]
-    assert market.market_note == f"bank {bank:,} coins"  # 20,000 less each player's 1,000
+    assert [cell.text for cell in market._cells] == ["Coin shares: 4 left at 200 Taler"]
+    assert market.market_note == f"The bank holds {bank:,} Taler; when it is broke, the game ends."  # 20,000 less each player's 1,000
     tap("act:buy:C")
     assert t.state.players[0].shares == {"C": 1}
-    assert market._cells[0].text == "coin C: 3 left at 200 coins"
+    assert market._cells[0].text == "Coin shares: 3 left at 200 Taler"
     tap("act:roll:4")
     tap("table:board", at=TABS)  # its board: a row of the die's six faces, the figure on the face rolled, the key beside
     frames()
@@ -50,7 +50,7 @@ def test_the_third_game_is_offered_played_to_its_end_and_shows_its_own_market(ap
     figure = next(f for f in drawn.figures if f.seat == 0)
     assert figure.place == 4 and figure.colour == theme.figure(t.setup["colours"][0])
     assert drawn.collide_point(figure.x, figure.y) and abs(figure.x - drawn.cells[4].x) < drawn.cells[4].size
-    assert [row.text for row in reversed(shown.key.children)] == ["wins", "pays"]
+    assert [row.text for row in reversed(shown.key.children)] == ["the bank pays", "pay the bank"]
     tap("table:board", at=TABS)
     for step in range(400):
         if t.state.finished:
@@ -77,7 +77,7 @@ def test_a_choice_of_several_parameters_opens_the_form_of_fields(app: Any, coin:
     tap("new:start")
     made: list[dict[str, Any]] = []
     monkeypatch.setattr(app.manager.get_screen("table"), "act", made.append)  # for this test only
-    app.manager.get_screen("table").open_dialog(described)
+    app.manager.get_screen("table").actions.open_dialog(described)
     frames()
     assert isinstance(Window.children[0], FieldsDialog)
     tap("dialog:first:plus")

@@ -54,13 +54,11 @@ class Tap(StrEnum):
 
 @dataclass(frozen=True)
 class Texts:
-    """The words the plan needs beside the choices' own: "More…", the app's die, the end screen's button,
-    and money as the screen says it."""
+    """The words the plan needs beside the choices' own: "More…", the app's die, the end screen's button."""
 
     more: str
     app_die: str
     show_end: str
-    money: Callable[[int], str]
 
 
 @dataclass
@@ -211,8 +209,7 @@ class _Planner:
         elif d.param is not None and d.options:
             self.valued(d, every, colour)
         else:
-            amount = f" — {self.texts.money(d.amount)}" if d.amount is not None else ""
-            self.add(Spec(tap_name(d), d.label + amount, colour, Tap.CHOOSE, d, stands_for=(d.choice, None)))
+            self.add(Spec(tap_name(d), d.line(), colour, Tap.CHOOSE, d, stands_for=(d.choice, None)))
 
     def valued(self, d: Described, every: bool, colour: list[float]) -> None:
         """A choice with values: its first on its own button, the others beside it or behind "More…"."""

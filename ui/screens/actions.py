@@ -18,7 +18,7 @@ from kivy.uix.widget import Widget
 
 from companion.actions import Choice
 from companion.describe import Described, Dialog
-from ui import measure, theme
+from ui import measure, panels, theme
 from ui.screens.action_plan import NARROW, Room, Spec, Tap, Texts, plan, stands_for, tap_name
 from ui.screens.choice_dialogs import FORMS, ChoiceView, FieldsDialog
 from ui.widgets import BigButton, RowButton, app
@@ -64,9 +64,9 @@ class Actions:
         """The buttons for ``described`` (the table's legal choices, said in the screen's language)."""
         a = app()
         self.plain = a.selection is None
-        texts = Texts(a.t(a.lang, "ui.table.more"), a.t(a.lang, "ui.table.roll_app"), a.t(a.lang, "ui.end.show"),
-                      a.money)
-        wanted = plan(described, self.room(), texts, table.game.rules.per_value_types, table.state.finished, self.plain)
+        texts = Texts(a.t(a.lang, "ui.table.more"), a.t(a.lang, "ui.table.roll_app"), a.t(a.lang, "ui.end.show"))
+        per_value = panels.of(table.setup["ruleset"]).per_value_types  # one button per allowed value
+        wanted = plan(described, self.room(), texts, per_value, table.state.finished, self.plain)
         self.apply(wanted)
 
     def apply(self, wanted: list[Spec]) -> None:
@@ -155,7 +155,7 @@ class Actions:
     # -- taps ------------------------------------------------------------------------
     def choose(self, d: Described, value: Any, *_: Any) -> None:
         """Take a described choice with ``value`` for its free parameter (None for a fixed choice)."""
-        app().session.act(d.action(value), "screen")
+        self.act(d.action(value))
 
     def open_more(self, behind: list[tuple[Described, Any]]) -> None:
         """What "More…" holds: each choice's other values and the rare choices, each its own button
@@ -167,8 +167,7 @@ class Actions:
             if option is not None:
                 text, tap_id = f"{d.label}\n{option.label}", f"{tap_name(d)}:{value}"
             else:
-                text = d.label + (f" — {a.money(d.amount)}" if d.amount is not None else "")
-                tap_id = tap_name(d)
+                text, tap_id = d.line(), tap_name(d)
             button = RowButton(tap_id=tap_id, text=theme.printable(text), base_font=a.unit * 0.85)
             button.bind(on_release=partial(self._chosen, view, d, value))
             view.ids.rows.add_widget(button)
@@ -186,4 +185,8 @@ class Actions:
         if d.dialog == Dialog.DEAL:
             app().session.deal()
         else:
-            FORMS.get(d.dialog or Dialog.FIELDS, FieldsDialog)(d, lambda action: app().session.act(action, "screen")).open()
+            FORMS.get(d.dialog or Dialog.FIELDS, FieldsDialog)(d, self.act).open()
+
+    def act(self, action: dict[str, Any]) -> None:
+        """Take ``action`` as the screen's."""
+        app().session.act(action, "screen")

@@ -13,7 +13,7 @@ from kivy.properties import BooleanProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 
 from companion import registry
-from companion.rulebook import EntryKind, rulebook
+from companion.rulebook import EntryKind, fields_heading, rulebook
 from ui import theme
 from ui.screens.newgame import rulesets
 from ui.screens.start import ruleset_title, shown_value
@@ -58,10 +58,13 @@ class RulesScreen(LiveScreen):
         rows.clear_widgets()
         options = registry.ruleset_class(self.ruleset).read_json("ruleset.json").get("options", {})
         kind = None
-        for entry in rulebook(self.ruleset):
+        entries = rulebook(self.ruleset)
+        if not entries:
+            rows.add_widget(Caption(text=a.t(a.lang, "ui.rules.none"), font_size=a.unit))
+        for entry in entries:
             if entry.kind != kind:
                 kind = entry.kind
-                heading = f"ui.rules.{kind}.{self.ruleset}" if kind == EntryKind.FIELD else f"ui.rules.{kind}"
+                heading = fields_heading(self.ruleset) if kind == EntryKind.FIELD else f"ui.rules.{kind}"
                 rows.add_widget(Caption(text=a.t(a.lang, heading), bold=True, font_size=a.unit * 1.2,
                                         color=theme.SELECTED))
             text = entry.text_in(a.lang)

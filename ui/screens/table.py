@@ -332,9 +332,9 @@ class TableScreen(Screen):
         self.said_font = app().unit * theme.SAID_SIZES[0]
 
     def _maybe_deal(self, table: Any) -> None:
-        """The action of chance the ruleset lets the screen make by itself (``Ruleset.screen_deals``),
+        """The action of chance the game's panels let the screen make by itself (``screen_deals``),
         one at a time, each journaled."""
-        if self._dealing or not table.game.rules.screen_deals(table.state):
+        if self._dealing or not panels.of(table.setup["ruleset"]).screen_deals(table.setup, table.state.phase):
             return
         self._dealing = True
 
@@ -345,9 +345,6 @@ class TableScreen(Screen):
         Clock.schedule_once(deal, 0)
 
     # -- taps ------------------------------------------------------------------------
-    def act(self, action: dict[str, Any]) -> None:
-        app().session.act(action, "screen")
-
     def undo(self) -> None:
         banker.undo()
 

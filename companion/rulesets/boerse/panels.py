@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.board_model import RGBA, Board, Place
+from companion.board_model import Board, Place, RGBA, Shown
 
 SPACE_COLOURS: dict[str, RGBA] = {
     "start": (0.85, 0.85, 0.85, 1),
@@ -27,6 +27,9 @@ SPACE_COLOURS: dict[str, RGBA] = {
     "refund": (0.45, 0.22, 0.62, 1),
 }
 """The fill of a Die Börse space by kind (B16)."""
+
+PER_VALUE = ("roll", "pick")
+"""The die's faces, and each package to pick, on a button of its own."""
 
 TRACK_COLUMNS = 10
 """Die Börse's track is drawn in rows of ten spaces, read like text (0–9, 10–19, …): four rows of wide
@@ -50,7 +53,7 @@ def _mark(app: Any, space: dict[str, Any]) -> str:
     return str(app.t(app.lang, f"boerse.board.mark.{kind}"))
 
 
-def board(app: Any, view: dict[str, Any]) -> Board:
+def board(app: Shown, view: dict[str, Any]) -> Board:
     """Die Börse's track (B16): every space in rows of ten with its number, its kind's colour, amount
     or company; the stones stand in a band along a space's bottom, under its text."""
     places = tuple(Place(index, *grid_place(index, TRACK_COLUMNS), kind=space["kind"],
@@ -60,12 +63,12 @@ def board(app: Any, view: dict[str, Any]) -> Board:
     return Board("tile", places, figure_drop=0.0, figure_size=0.48)
 
 
-def market_cell(app: Any, company: dict[str, Any], view: dict[str, Any]) -> str:
+def market_cell(app: Shown, company: dict[str, Any], view: dict[str, Any]) -> str:
     """The company, its price and its shares at the exchange."""
     return f"[b]{company['id']}[/b]  {app.money(company['price'])} · {company['exchange']}×"
 
 
-def market_note(app: Any, view: dict[str, Any]) -> str:
+def market_note(app: Shown, view: dict[str, Any]) -> str:
     """The dividend paid now, the fiscus, and the rounds left where the deck counts them."""
     notes = [app.t(app.lang, "boerse.table.dividend", amount=app.money(view["dividend_now"])),
              app.t(app.lang, "boerse.table.fiscus", amount=app.money(view["fiscus"]))]

@@ -1,6 +1,6 @@
 """Die Börse: the rules of the German stock-exchange board game on the shared engine.
 
-The rule book and the rulings B1–B18 (``RULINGS.md``) are the law; the
+The rule book and the rulings B1–B18 (``docs/rulings.md``) are the law; the
 comments cite them. Amounts live in ``ruleset.json``, the track in
 ``track.json`` (B16) and the virtual risk deck in ``deck.json`` (B10).
 The rules are split by concern, each a class building on those it needs:

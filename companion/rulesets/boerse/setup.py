@@ -1,6 +1,6 @@
 """Die Börse's setup: the options, the track (B16), the risk deck (B10), the state before the first turn (B1–B3, B15).
 
-The rule book and the rulings B1–B18 (``RULINGS.md``) are the law; the
+The rule book and the rulings B1–B18 (``docs/rulings.md``) are the law; the
 comments cite them. Amounts live in ``ruleset.json``, the track in
 ``track.json`` (B16) and the virtual risk deck in ``deck.json`` (B10).
 """
@@ -52,11 +52,8 @@ class Setup(Ruleset):
     min_players = 2
     max_players = 4
     board_key = "track"
-    """The setup key of a group's own board (``companion new --board``)."""
     setup_chance_types = ("shuffle",)
     """The virtual deck's shuffle (B10) is made by the app."""
-    per_value_types = ("roll", "pick")
-    """The die's faces, and each package to pick, on a button of its own."""
     usual_order = ("roll", "shuffle", "pick", "end_turn")
     """The die's roll first, then the virtual deck's shuffle (B10), the package to pick, the end of the turn."""
     unexplained = Ruleset.unexplained | {"not_your_turn"}

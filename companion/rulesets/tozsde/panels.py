@@ -22,7 +22,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from companion.board_model import RGBA, Board, KeyEntry, Place
+from companion.board_model import Board, KeyEntry, Place, RGBA, Shown
 
 SQRT3 = math.sqrt(3)
 
@@ -35,6 +35,20 @@ FIELD_COLOURS: dict[str, RGBA] = {
     "tax": (0.45, 0.22, 0.62, 1),
 }
 """The fill of a Tőzsde field by kind (§3)."""
+
+PER_VALUE = ("roll", "draw")
+"""The die's faces, and each company left to draw from the real cards, on a button of its own."""
+
+
+def screen_deals(setup: dict[str, Any], phase: str) -> bool:
+    """The company draw when the app draws (``"draw_by": "app"``, §6, T2): the screen draws each company
+    in turn by itself.
+
+    >>> screen_deals({"draw_by": "app"}, "draw"), screen_deals({"draw_by": "cards"}, "draw")
+    (True, False)
+    """
+    return setup.get("draw_by") == "app" and phase == "draw"
+
 
 KEY_KINDS = ("resort", "casino", "change", "premium", "tax", "start")
 """The key's lines: the kinds of field other than company sites (§3), and the ringed start site (T2)."""
@@ -54,14 +68,14 @@ def _mark(app: Any, kind: str) -> str:
     return _text(app, f"tozsde.board.mark.{kind}")
 
 
-def hint(app: Any, view: dict[str, Any]) -> str:
+def hint(app: Shown, view: dict[str, Any]) -> str:
     """Before the order of play is found (§5): how it is found, by the roll-off or by hand."""
     if view["turn"]["phase"] != "order" or view["finished"]:
         return ""
     return _text(app, f"tozsde.hint.order_{'hand' if view['rolloff']['order_by'] == 'hand' else 'rolloff'}")
 
 
-def board(app: Any, view: dict[str, Any]) -> Board:
+def board(app: Shown, view: dict[str, Any]) -> Board:
     """The Tőzsde board (§3): 61 hexagonal fields, each company site with its number, start sites
     ringed (T2); its key names the other kinds of field."""
     places = tuple(

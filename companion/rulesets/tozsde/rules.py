@@ -1,7 +1,7 @@
 """Tőzsde, the Hungarian stock-exchange board game.
 
 Paragraphs (§) are those of ``tozsde-en.md``; rulings (C…, T…) those of
-``RULINGS.md``. Amounts live in ``ruleset.json``, the house-default board in
+``docs/rulings.md``. Amounts live in ``ruleset.json``, the house-default board in
 ``board.json`` (T15). The rules are split by concern, each a class the
 next builds on: :mod:`.setup` (options, board, first state), :mod:`.prices`
 (ladder, fortune, tax), :mod:`.choices` (what may be done now) with :mod:`.refusals` (why not the rest),

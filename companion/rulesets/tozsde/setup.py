@@ -1,7 +1,7 @@
 """Tőzsde's setup: the options, the board (§3, T15), the state before the first roll-off (§5).
 
 Paragraphs (§) are those of ``tozsde-en.md``; rulings (C…, T…) those of
-``RULINGS.md``. Amounts live in ``ruleset.json``, the house-default board in
+``docs/rulings.md``. Amounts live in ``ruleset.json``, the house-default board in
 ``board.json`` (T15).
 """
 
@@ -47,8 +47,6 @@ class Setup(Ruleset):
     max_players = 6
     chance_types = ("draw",)
     """The company draw (§6, T2) may be made by the app instead of the real cards."""
-    per_value_types = ("roll", "draw")
-    """The die's faces, and each company left to draw from the real cards, on a button of its own."""
     usual_order = ("roll", "draw", "bet", "end_turn")
     """The die's roll first, then the company draw (§6, T2), the casino bet once called (§7.3, T9), the end of the turn."""
 
@@ -57,9 +55,6 @@ class Setup(Ruleset):
         then each draw is entered as the card shows it."""
         return self.setup.get("draw_by") != "cards"
 
-    def screen_deals(self, state: State) -> bool:
-        """The company draw when the app draws (``"draw_by": "app"``, §6, T2): each company in turn."""
-        return self.setup.get("draw_by") == "app" and state.phase == "draw"
     _default_layout: board_layout.Layout | None = None
 
     def __init__(self, setup: dict[str, Any]) -> None:

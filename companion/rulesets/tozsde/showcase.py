@@ -39,7 +39,7 @@ def _in_debt(table: Any) -> bool:
 
 
 def _undo_needs_pin(table: Any) -> bool:  # C4: undo past the player's turn asks for the banker's PIN
-    return bool(table.length > 30 and table.undo_leaves_turn())
+    return bool(table.length > 30 and table.undo_pin() is not None)
 
 
 SCENES = (

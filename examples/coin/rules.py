@@ -2,15 +2,17 @@
 
 Before the roll the player may buy shares of the one company; after it they
 end the turn. A player's figure stands on the face last rolled (its board:
-a row of six tiles, tests/thirdgame/panels.py). A player who cannot pay drops out. The bank is finite, so it
+a row of six tiles, panels.py). A player who cannot pay drops out. The bank is finite, so it
 may go broke; the game also ends after a set number of rounds.
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from companion.actions import Action, Choice, IntRange
+from companion.describe import Described, Group, share_options
 from companion.events import Event
 from companion.ledger import move_shares, transfer
 from companion.ruleset import Ruleset
@@ -19,11 +21,16 @@ from companion.turns import advance, begin, eliminate, rank
 
 
 class Rules(Ruleset):
+    """The coin game's rules: the one class the engine loads from this folder."""
+
     name = "coin"
+    """The folder's name: the texts' keys begin with it (``coin.option.rounds``)."""
     package = __name__.rpartition(".")[0]
-    currency = "coins"
+    """Where the data files and texts are: this folder, wherever it is installed."""
+    currency = "Taler"
     min_players = 2
     max_players = 3
+    choice_groups = {"roll": Group.DICE, "buy": Group.TRADE}
 
     def initial_state(self) -> State:
         state = State.new(
@@ -80,6 +87,16 @@ class Rules(Ruleset):
         # end_turn
         advance(state)
         return []
+
+    def describe_choice(self, state: State, choice: Choice, language: str) -> Described:
+        """A purchase with what each count of shares costs; the roll and the end of the turn as the
+        base class says them (``coin.choice.<type>`` here, else the core's ``choice.<type>``)."""
+        described = super().describe_choice(state, choice, language)
+        if choice.type != "buy":
+            return described
+        most = choice.params["count"].values()[-1]
+        prices = [self.data["share_price"]] * most
+        return replace(described, options=share_options(prices, self.currency, language))
 
     def fortune(self, state: State, player: int) -> int:
         p = state.players[player]
