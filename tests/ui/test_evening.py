@@ -249,3 +249,30 @@ def test_a_yes_no_option_flips_at_a_tap_and_casino_without_money_can_be_set(app:
     assert app.manager.get_screen("new").draft.options["timed_clock"] is False
     find("new:option:casino_unaffordable")
     assert app.t("de", "ui.value.none") == "keine"
+
+
+def test_every_credit_button_says_borrow_or_repay_at_one_size(app: Any) -> None:
+    """B5: each of a credit's amounts says that it borrows (or repays), not a bare amount, and all of
+    them are drawn at one size, none larger than its neighbours (at 1920×1080, where they stand in the rows)."""
+    import random
+
+    from kivy.core.window import Window
+
+    from companion import bots
+
+    Window.size = (1920, 1080)
+    app.lang = "de"
+    table = new_game_dealt(app, {"ruleset": "boerse", "players": ["Anna", "Bernd", "Clara"]})
+    rng = random.Random(4)
+    while {"borrow", "end_turn"} - {c.type for c in table.legal_actions()} or any(
+            c.type in ("roll", "buy") for c in table.legal_actions()):  # after the move: credit and the turn's end
+        app.session.act(bots.choose(table.game, rng))
+    frames(3)
+    borrow = next(d for d in table.describe("de") if d.choice.type == "borrow")
+    word = borrow.label.split(" (")[0]
+    buttons = [b for b in app.manager.get_screen("table").ids.actions.children if b.tap_id.startswith("act:borrow")]
+    assert len(buttons) > 1, [b.tap_id for b in app.manager.get_screen("table").ids.actions.children]
+    assert all(b.text.startswith(word) for b in buttons), [b.text for b in buttons]
+    assert len({round(b.base_font, 1) for b in buttons}) == 1, [(b.text, b.base_font) for b in buttons]
+    Window.size = (800, 480)
+    frames()

@@ -212,7 +212,9 @@ class _Planner:
             self.add(Spec(tap_name(d), d.line(), colour, Tap.CHOOSE, d, stands_for=(d.choice, None)))
 
     def valued(self, d: Described, every: bool, colour: list[float]) -> None:
-        """A choice with values: its first on its own button, the others beside it or behind "More…"."""
+        """A choice with values: its first on its own button, the others beside it or behind "More…". Each
+        of them says what it does over its amount ("Kredit aufnehmen" over "1.000 DM — 900 DM ausgezahlt"),
+        all at one width and size."""
         first, rest = d.options[0], d.options[1:]
         in_grid = d.choice.type in self.grid
         if in_grid and not (every and rest):  # one tap, the choice's own label
@@ -221,11 +223,12 @@ class _Planner:
         else:  # the label on one line above its amount
             self.add(Spec(tap_name(d), f"{d.label}\n{first.label}", colour, Tap.CHOOSE, d, first.value,
                           share=self.two_lines(d.label), stands_for=(d.choice, first.value)))
+        short = d.label.split(" (")[0]  # the others without the first's note in brackets ("(10 % Zinsen)")
+        share = max((self.two_lines(line) for o in rest for line in (short, o.label)), default=0.0)
         for option in rest if every else []:  # each other value its own button, after the first
-            text = f"{d.label}\n{option.label}" if in_grid else option.label
-            self.add(Spec(tap_name(d, option.value), text, list(theme.BUTTON), Tap.CHOOSE, d, option.value,
-                          share=self.two_lines(text.split("\n")[0]) if in_grid else GRID_SHARE * 1.2,
-                          stands_for=(d.choice, option.value)))
+            self.add(Spec(tap_name(d, option.value), f"{short}\n{option.label}",
+                          list(theme.BUTTON), Tap.CHOOSE, d, option.value,
+                          share=self.two_lines(d.label) if in_grid else share, stands_for=(d.choice, option.value)))
         if not every:
             self.behind += [(d, o.value) for o in rest]
 

@@ -63,6 +63,11 @@ SCENES = (
     Scene("table-tozsde-six-late", "table", Play(SIX, seed=3, actions=300), ("screen:table",)),
     Scene("table-tozsde-order", "table", Play({**SETUP, "order_by": "hand"}, dealt=True),
           ("screen:table", "dialog:choice:set_order")),
+    # the roll-off before anything is said: the sentence says how the order of play is found (§5)
+    Scene("table-tozsde-rolloff", "table", Play(SETUP, dealt=True), ("screen:table",)),
+    # T11 with the clock: "Time is up" stands apart and asks first
+    Scene("table-tozsde-time-up", "table", Play({**SETUP, "options": {"timed_clock": True}}, seed=5, actions=40),
+          ("screen:table", "dialog:choice:time_up")),
     # two numbers called: the dialog says what that pays
     Scene("table-tozsde-casino", "table", Play(SETUP, seed=11, until=_a_bet_offered),
           ("screen:table", "dialog:wager", "toggle:3", "toggle:5")),
