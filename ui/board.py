@@ -183,6 +183,8 @@ class Drawn(Widget):
         if three:
             line = font * theme.LINE
             return cell.x + w * 0.18, cell.y + h / 2 - max(1.0, min(w, h) * 0.06) - line / 2, min(size, line)
+        if "\n" not in cell.mark:  # no company across the top: the figures stand in the tile's upper half
+            return cell.x, cell.y + h * 0.14, size
         return cell.x, cell.y - h * model.figure_drop, size
 
     def _tile_font(self, w: float, h: float) -> tuple[float, bool]:
