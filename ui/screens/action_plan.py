@@ -224,7 +224,8 @@ class _Planner:
             self.add(Spec(tap_name(d), f"{d.label}\n{first.label}", colour, Tap.CHOOSE, d, first.value,
                           share=self.two_lines(d.label), stands_for=(d.choice, first.value)))
         short = d.label.split(" (")[0]  # the others without the first's note in brackets ("(10 % Zinsen)")
-        share = max((self.two_lines(line) for o in rest for line in (short, o.label)), default=0.0)
+        share = 0.0 if in_grid or not every else max((self.two_lines(line) for o in rest for line in (short, o.label)),
+                                                     default=0.0)  # measured only where they are shown
         for option in rest if every else []:  # each other value its own button, after the first
             self.add(Spec(tap_name(d, option.value), f"{short}\n{option.label}",
                           list(theme.BUTTON), Tap.CHOOSE, d, option.value,
