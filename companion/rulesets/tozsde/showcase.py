@@ -4,7 +4,7 @@ Its scenes also carry the app's screens that need a game of some kind
 behind them (start, settings, the PIN, the history).
 
 >>> [s.name for s in SCENES if s.group == "table"]
-['table-tozsde', 'table-tozsde-six', 'table-tozsde-six-late', 'table-tozsde-order', 'table-tozsde-casino', 'table-tozsde-debt', 'pin', 'owners-tozsde', 'holdings-tozsde']
+['table-tozsde', 'table-tozsde-six', 'table-tozsde-six-late', 'table-tozsde-order', 'table-tozsde-rolloff', 'table-tozsde-time-up', 'table-tozsde-casino', 'table-tozsde-debt', 'pin', 'owners-tozsde', 'holdings-tozsde']
 """
 
 from __future__ import annotations
