@@ -1,7 +1,8 @@
 """What the screens ask of the running app (:class:`ui.app.CompanionApp`), as a type mypy checks them
 against: its language and sizes, its game, its settings and its texts.
 
-Kivy's own parts (the screen manager, the property bindings) are untyped and stay ``Any``.
+Kivy's own parts (the screen manager, the property bindings) are untyped and stay ``Any``, and so do
+the parts that import the widgets themselves (no import circle, tests/test_imports.py).
 """
 
 from __future__ import annotations
@@ -11,8 +12,6 @@ from typing import TYPE_CHECKING, Any, Protocol
 if TYPE_CHECKING:
     from pathlib import Path
 
-    from ui.devices import Devices
-    from ui.phones import Phones
     from ui.session import Session
     from ui.settings import Settings
 
@@ -35,8 +34,10 @@ class Running(Protocol):
     session: Session
     settings: Settings
     settings_path: Path | None
-    devices: Devices
-    phones: Phones
+    devices: Any
+    """The die and the buttons (:class:`ui.devices.Devices`; named, not imported: it imports the widgets)."""
+    phones: Any
+    """The players' phones (:class:`ui.phones.Phones`; likewise)."""
     pin_declined: bool
     pin_factory: Any
 
