@@ -37,12 +37,26 @@ class Parser(argparse.ArgumentParser):
         raise UsageError(f"{message} (see {self.prog} --help)")
 
 
+class DefaultLanguage(str):
+    """The language when neither ``--lang`` nor ``$COMPANION_LANG`` chose one: English for the commands;
+    the app opens in its saved language instead (a chosen one wins over it).
+
+    >>> DefaultLanguage("en") == "en", isinstance("en", DefaultLanguage)
+    (True, False)
+    """
+
+
+def chosen_language(lang: str) -> str | None:
+    """``lang`` if the command line or the environment chose it, else None."""
+    return None if isinstance(lang, DefaultLanguage) else lang
+
+
 def global_options(parser: argparse.ArgumentParser, default: Any) -> None:
     """The options every command takes, before the command or after it (``companion repair --game 1``)."""
     parser.add_argument("--db", default=default, help="journal file (default: $COMPANION_DB or the user data directory)")
     parser.add_argument("--game", type=game_number, default=default, help="game number (default: the game played last)")
     parser.add_argument(
-        "--lang", choices=LANGUAGES, default=os.environ.get("COMPANION_LANG", "en") if default is None else default,
+        "--lang", choices=LANGUAGES, default=(os.environ.get("COMPANION_LANG") or DefaultLanguage("en")) if default is None else default,
         help="language",
     )
 

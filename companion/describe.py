@@ -47,7 +47,10 @@ class Group(StrEnum):
     SETUP = "setup"
     """Before the first turn: order of play, a draw, a shuffle."""
     TURN = "turn"
-    """Ending the turn, a pick or a card the turn asks for, ending the game."""
+    """Ending the turn, a pick or a card the turn asks for."""
+    END = "end"
+    """Ending the game before its time (T11): only the banker's PIN takes it back, so a screen shows it
+    apart from the turn's actions and asks first (:attr:`Dialog.CONFIRM`)."""
     CORRECTION = "correction"
     """The banker's correction (outside the legal list; see :mod:`companion.correction`)."""
 
@@ -68,6 +71,9 @@ class Dialog(StrEnum):
     its members; each call's label says what it pays."""
     DEAL = "deal"
     """Chance the app deals (``Table.deal_chance``): nothing to enter, and nothing of it shown (C2)."""
+    CONFIRM = "confirm"
+    """Nothing to enter: a choice only the banker's PIN takes back (ending the game), asked once more
+    before it is taken; it takes an empty mapping of fields."""
 
 
 @dataclass(frozen=True)
@@ -127,7 +133,7 @@ class Described:
             if not isinstance(value, Mapping):
                 raise ValueError(f"'{self.choice.type}' needs a value for each of {', '.join(self.choice.params)}")
             action.update({name: value[name] for name in self.choice.params if name in value})
-        elif value is not None:
+        elif value is not None and value != {}:  # a confirm's form: its empty mapping of fields
             raise ValueError(f"'{self.choice.type}' takes no value")
         return action
 

@@ -226,6 +226,10 @@ class Ruleset(ABC):
             events.append(Event("round_started", {"round": state.round}))
         events.append(Event("turn_passed", self.turn_passed_params(state)))
 
+    def turn_ended(self, state: State, action: Action) -> Event:
+        """What an ``end_turn`` says first: whose turn ended (its undo and its history entry name who)."""
+        return Event("turn_ended", {"player": self._name(state, action["player"])})
+
     def start_turn(self, state: State) -> None:
         """Set up the turn :meth:`pass_turn` has just given to ``state.current`` (its first phase)."""
 

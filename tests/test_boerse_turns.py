@@ -46,7 +46,7 @@ def test_a_turn_trade_roll_field_after_end():
     assert legal_types(game) == {"borrow", "end_turn"}
     events = game.apply({"type": "end_turn", "player": 0})
     assert game.state.current == 1 and game.state.phase == "trade"
-    assert texts(events) == ["It is Bernd's turn."]
+    assert texts(events) == ["Anna ended the turn.", "It is Bernd's turn."]  # who ended it, then whose it is
 
 
 @pytest.mark.parametrize("value", [0, 7, -1, 3.0, "3", True, None])

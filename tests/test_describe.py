@@ -189,3 +189,13 @@ def test_an_action_needs_the_value_its_choice_asks_for() -> None:
 
 def test_money_is_written_as_each_language_writes_it() -> None:
     assert [money(12000, "DM", lang) for lang in ("en", "hu", "de")] == ["12,000 DM", "12\u00a0000 DM", "12.000 DM"]
+
+
+def test_ending_the_game_by_the_clock_stands_apart_and_is_asked_first():
+    """T11: "time is up" ends the game, and only the banker's PIN takes it back: it is its own group,
+    apart from the turn's actions, and a confirm (issue 24); its action takes the confirm's empty fields."""
+    game = Game({"ruleset": "tozsde", "players": ["Anna", "Béla"], "options": {"timed_clock": True}})
+    end = next(d for d in describe(game, "en") if d.choice.type == "time_up")
+    assert (end.group, end.dialog, end.usual) == (Group.END, Dialog.CONFIRM, False)
+    assert end.action({}) == end.action() == {"type": "time_up"}
+    assert all(d.group is not Group.END for d in describe(game, "en") if d.choice.type != "time_up")

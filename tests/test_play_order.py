@@ -27,3 +27,15 @@ def test_the_order_keeps_those_who_are_out_and_starts_with_the_starter() -> None
     game.apply({"type": "set_order", "order": [2, 0, 1]})
     game.state.players[0].active = False
     assert game.view()["order"] == [2, 0, 1]
+
+
+def test_order_entered_by_hand_offers_no_roll_off():
+    """§5, T12: with the order of play entered by hand (the setup's order_by "hand"), the roll-off is not
+    offered: the order is the only way on, and a roll is refused with a sentence saying so."""
+    game = Game({"ruleset": "tozsde", "players": ["Anna", "Béla", "Csaba"], "order_by": "hand"})
+    assert {c.type for c in game.legal_actions()} == {"set_order"}
+    refused = game.check({"type": "roll", "player": 0, "value": 4})
+    assert refused.code == "tozsde.order_by_hand"
+    assert refused.message("en") == "The order of play is entered by hand: no roll-off."
+    rolled = Game({"ruleset": "tozsde", "players": ["Anna", "Béla", "Csaba"]})
+    assert {c.type for c in rolled.legal_actions()} == {"roll", "set_order"}

@@ -177,3 +177,19 @@ def test_reopened_the_table_says_again_what_it_said_last_undo_and_take_back_incl
     assert taken.startswith("5 actions were taken back") and said_again() == taken
     assert table.take_back_to(0).accepted and said_again().startswith("6 actions were taken back")
     table.close()
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_an_ended_turn_says_who_ended_it_and_its_undo_says_so(ruleset: str, db: Path) -> None:
+    """C4 (issue 24): an end of turn says whose turn ended before whose it is now, so its history entry
+    names who ended it, and its undo says "Anna ended the turn", never "It is Béla's turn" (which was no
+    longer true once it was taken back)."""
+    setup = setup_of(ruleset)
+    actions = long_line(setup, 60)
+    end = max(i for i, a in enumerate(actions) if a["type"] == "end_turn")
+    table = new_table(ruleset, db, actions[: end + 1])
+    ender = table.state.players[actions[end]["player"]].name
+    said = table.undo().message()
+    assert said == f"This action was taken back: {ender} ended the turn.", said
+    assert table.state.current_seat == actions[end]["player"] or table.state.current == actions[end]["player"]
+    table.close()

@@ -228,7 +228,8 @@ def test_t11_timed_clock_time_up_at_any_time():
     events = game.apply({"type": "time_up"})
     assert game.state.finished and game.state.end_reason == "time_up"
     assert game.state.ranking == [[2], [1], [0]]
-    assert keys(events) == ["tozsde.time_up", "game_ended"]
+    assert keys(events) == ["game_ended"]  # "Time is up" said once, by the game's end (issue 24)
+    assert texts(events) == ["Time is up: the game is over. Winner: Cecil."]
 
 
 def test_t17_time_called_while_a_payment_waits_settles_it_first():

@@ -37,7 +37,7 @@ def test_t6_nobody_trades_before_the_roll_then_the_roller_may_sell_until_end_of_
     assert game.state.players[0].shares == {"1": 3, "5": 4}
     events = game.apply({"type": "end_turn", "player": 0})
     assert game.state.current == 1 and game.state.phase == "roll"
-    assert texts(events) == ["It is Béla's turn."]
+    assert texts(events) == ["Anna ended the turn.", "It is Béla's turn."]  # who ended it, then whose it is
 
 
 def test_t6_rounds_count_from_the_first_player():

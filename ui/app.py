@@ -107,6 +107,7 @@ class CompanionApp(App):
         kiosk: bool = False,
         settings_path: Path | None = None,
         pin_factory: Any | None = None,
+        lang: str | None = None,
         **kwargs: Any,
     ) -> None:
         super().__init__(**kwargs)
@@ -131,7 +132,12 @@ class CompanionApp(App):
 
         self.phones = Phones(self)
         self.service: Any = None
-        self.lang = self.settings.language  # last: on_lang speaks through the session and the devices
+        self.lang = self.opening_language(self.settings, lang)  # last: on_lang speaks through the session and the devices
+
+    @staticmethod
+    def opening_language(settings: Settings, given: str | None) -> str:
+        """The language the app opens in: the command line's (``companion app --lang de``), else the saved one."""
+        return given or settings.language
 
     # -- building ----------------------------------------------------------------
     def build(self) -> Screens:

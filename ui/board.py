@@ -37,6 +37,8 @@ Describe = Callable[[Any, dict[str, Any]], Board]
 OUTLINE: theme.RGBA = (0.02, 0.02, 0.03, 1)
 HERE: theme.RGBA = theme.TEXT
 """The frame of the field or space the current player stands on."""
+LIGHT: theme.RGBA = (0.97, 0.97, 0.97, 1)
+"""A figure's inner ring, inside a dark one: one of the two stands out on any field."""
 
 
 def spread(count: int) -> list[tuple[float, float]]:
@@ -74,6 +76,30 @@ class Figure:
     current: bool
 
 
+@dataclass(frozen=True)
+class Text:
+    """One text as drawn on the board: its box (left, bottom, right, top) and whether it lies over the figures."""
+
+    text: str
+    box: tuple[float, float, float, float]
+    over_figures: bool
+
+
+def rings(f: Figure) -> list[tuple[theme.RGBA, float]]:
+    """How a figure is drawn, from the outside in: a light ring inside a dark one round the disc in the
+    player's colour, so it stands out on a field of any colour, its own too; the current player's larger,
+    in the selection's ring. Each as its colour and radius (px).
+
+    >>> [(c == theme.SELECTED, r) for c, r in rings(Figure(0, 1, 0, 0, 10, theme.GOOD, False))]
+    [(False, 13.0), (False, 12.0), (False, 10.0)]
+    """
+    r = f.radius * (1.15 if f.current else 1.0)
+    drawn = [(OUTLINE, r + max(3.0, r * 0.22)), (LIGHT, r + max(2.0, r * 0.12)), (f.colour, r)]
+    if f.current:
+        drawn = [(OUTLINE, r + max(5.0, r * 0.4)), (theme.SELECTED, r + max(4.0, r * 0.3)), *drawn]
+    return drawn
+
+
 def app() -> Running:
     running: Running = App.get_running_app()
     return running
@@ -88,6 +114,8 @@ class Drawn(Widget):
         self.model: Board | None = None
         self.cells: dict[int, Cell] = {}
         self.figures: list[Figure] = []
+        self.texts: list[Text] = []
+        """Every text drawn, where, and whether over the figures (a test checks none stands over another)."""
         self._places: dict[int, Place] = {}
         self._view: dict[str, Any] = {}
         self._colours: list[str] = []
@@ -107,10 +135,12 @@ class Drawn(Widget):
         self.least_drawn = 1_000_000
         model = self.model
         if model is None or not self._view or self.width < 10 or self.height < 10:
-            self.cells, self.figures = {}, []
+            self.cells, self.figures, self.texts = {}, [], []
             return
         self.cells = self._place_hexes(model) if model.shape == "hex" else self._place_tiles(model)
         self.figures = self._place_figures(model)
+        self.texts = []
+        self._figures_drawn = False
         if self.get_root_window() is not None:  # hidden behind the market: the model only, drawn when shown
             if model.shape == "hex":
                 self._draw_hexes()
@@ -142,11 +172,26 @@ class Drawn(Widget):
                 for p in model.places}
 
     def _anchor(self, model: Board, cell: Cell) -> tuple[float, float, float]:
-        """Where the figures on ``cell`` stand and how large they may be (``figure_drop``, ``figure_size``)."""
+        """Where the figures on ``cell`` stand and how large they may be (``figure_drop``, ``figure_size``).
+        On a tile, where its texts leave room: the middle under a company's name at the top, or right of
+        the number where it has a line of its own at the top (:meth:`_tile_font`)."""
         if model.shape == "hex":
             return cell.x, cell.y - model.figure_drop * 2 * cell.size, cell.size * model.figure_size
         w, h = self._tile(model)
-        return cell.x, cell.y - h * model.figure_drop, min(h * model.figure_size, w * model.figure_size)
+        size = min(h * model.figure_size, w * model.figure_size)
+        font, three = self._tile_font(w, h)
+        if three:
+            line = font * theme.LINE
+            return cell.x + w * 0.18, cell.y + h / 2 - max(1.0, min(w, h) * 0.06) - line / 2, min(size, line)
+        if "\n" not in cell.mark:  # no company across the top: the figures stand in the tile's upper half
+            return cell.x, cell.y + h * 0.14, size
+        return cell.x, cell.y - h * model.figure_drop, size
+
+    def _tile_font(self, w: float, h: float) -> tuple[float, bool]:
+        """The tiles' text size, and whether a tile has three lines: the number on a line of its own at the
+        top. Never below the least size: "37 −150" across a tile."""
+        font = max(app().unit * theme.LEAST, min(h * 0.25, w / 5.5))
+        return font, h - 2 * max(1.0, min(w, h) * 0.06) >= 3.3 * font * theme.LINE
 
     def _place_figures(self, model: Board) -> list[Figure]:
         """Each player still in on their place; several on one place side by side, the current one larger."""
@@ -186,11 +231,11 @@ class Drawn(Widget):
                 if place.ring:
                     Color(*OUTLINE)
                     Line(circle=(cell.x, cell.y, cell.size * 0.62), width=max(1.5, cell.size * 0.08))
-            self._draw_figures()
             for cell in self.cells.values():
                 self._put(cell.mark, cell.x, cell.y, cell.size * 0.8, cell.size * 1.5)
                 self._put_number(self._places[cell.id].number, cell.x - cell.size * 0.5, cell.y + cell.size * 0.75,
                                  cell.size * 0.45, cell.size)
+            self._draw_figures()  # over the fields' numbers: a figure is never a thin ring round one
 
     def _draw_tiles(self, model: Board) -> None:
         w, h = self._tile(model)
@@ -208,33 +253,44 @@ class Drawn(Widget):
                 if place.ring:
                     Color(*OUTLINE)
                     Line(rectangle=(left + gap, bottom + gap, w - 4 * gap, h - 4 * gap), width=max(1.5, gap * 0.8))
-            self._draw_figures()
-            # never below the least size: a two-line mark's first line (a company) across the top, the number
-            # at the bottom left and the mark's last line (an amount, a kind's word) at the right; a tile high
-            # enough for three lines has the number on a line of its own at its top
-            font = max(app().unit * theme.LEAST, min(h * 0.25, w / 5.5))  # "37 −150" across a tile
-            three = h - 2 * gap >= 3.3 * font * theme.LINE
+            font, three = self._tile_font(w, h)
             for cell in self.cells.values():
-                top, bottom = cell.y + h / 2 - gap, cell.y - h / 2 + gap
-                left, right = cell.x - w / 2 + 2 * gap, cell.x + w / 2 - 2 * gap
-                lines = cell.mark.split("\n")
-                number = self._label(self._places[cell.id].number, font, (right - left) / 2, bold=False)
-                Color(1, 1, 1, 1)
-                Rectangle(texture=number, pos=(left, top - number.height if three else bottom), size=number.size)
-                if len(lines) > 1:
-                    middle = cell.y if three else top - font * theme.LINE / 2
-                    self._put(lines[0], cell.x, middle, font, right - left, bold=False)
-                mark = self._label(lines[-1], font, right - left - (0 if three else number.width + gap))
-                Color(1, 1, 1, 1)
-                Rectangle(texture=mark, pos=(right - mark.width, bottom), size=mark.size)
+                self._tile_texts(cell, w, h, gap, font, three)
+            self._draw_figures()  # over the texts: no figure stands under a space's amount or mark
+
+    def _tile_texts(self, cell: Cell, w: float, h: float, gap: float, font: float, three: bool) -> None:
+        """A tile's texts, never one over another: a two-line mark's first line (a company) across the top,
+        the number at the bottom left and the mark's last line (an amount, a kind's word) at the right; a
+        tile high enough for three lines has the number on a line of its own at its top. Where the bottom
+        line has no room for both, the number is left out; where the tile is too low for two lines, a
+        company's tile shows its name alone (the track runs in order; the sentence says the amount)."""
+        top, bottom = cell.y + h / 2 - gap, cell.y - h / 2 + gap
+        left, right = cell.x - w / 2 + 2 * gap, cell.x + w / 2 - 2 * gap
+        lines = cell.mark.split("\n")
+        text = self._places[cell.id].number
+        number = self._label(text, font, (right - left) / 2, bold=False)
+        mark = self._label(lines[-1], font, right - left)
+        if three:
+            self._draw_text(text, number, left, top - number.height)
+            if len(lines) > 1:
+                self._put(lines[0], cell.x, cell.y, font, right - left, bold=False)
+            self._draw_text(lines[-1], mark, right - mark.width, bottom)
+            return
+        if len(lines) > 1 and top - bottom < 2 * mark.height - 2:  # no room for two lines: the company alone
+            self._put(lines[0], cell.x, cell.y, font, right - left, bold=False)
+            return
+        if number.width + gap + mark.width <= right - left:
+            self._draw_text(text, number, left, bottom)
+        if len(lines) > 1:
+            self._put(lines[0], cell.x, top - font * theme.LINE / 2, font, right - left, bold=False)
+        self._draw_text(lines[-1], mark, right - mark.width, bottom)
 
     def _put_number(self, number: str, left: float, top: float, size: float, fit: float) -> None:
         """A place's small number, its top left corner at ``left, top``."""
         if not number:
             return
         texture = self._label(number, size, fit, bold=False)
-        Color(1, 1, 1, 1)
-        Rectangle(texture=texture, pos=(left, top - texture.height), size=texture.size)
+        self._draw_text(number, texture, left, top - texture.height)
 
     def _label(self, text: str, size: float, fit: float, bold: bool = True) -> Any:
         """A texture of ``text`` at ``size`` px, smaller if it would be wider than ``fit`` px; outlined to read on any fill."""
@@ -255,20 +311,26 @@ class Drawn(Widget):
 
     def _put(self, text: str, x: float, y: float, size: float, fit: float, bold: bool = True) -> None:
         texture = self._label(text, size, fit, bold)
+        self._draw_text(text, texture, x - texture.width / 2, y - texture.height / 2)
+
+    def _draw_text(self, text: str, texture: Any, x: float, y: float) -> None:
+        """``texture`` of ``text`` with its bottom left corner at ``x, y``, kept in :attr:`texts`."""
+        if not text:
+            return
         Color(1, 1, 1, 1)
-        Rectangle(texture=texture, pos=(x - texture.width / 2, y - texture.height / 2), size=texture.size)
+        Rectangle(texture=texture, pos=(x, y), size=texture.size)
+        over = self._figures_drawn
+        self.texts.append(Text(text, (x, y, x + texture.width, y + texture.height), over))
+
+    _figures_drawn = False
 
     def _draw_figures(self) -> None:
+        """Each figure as a disc in the player's colour inside its rings (:func:`rings`)."""
         for f in self.figures:
-            r = f.radius * (1.15 if f.current else 1.0)
-            rings = [(OUTLINE, r + max(3.0, r * 0.4)), (theme.SELECTED, r + max(2.0, r * 0.25))] if f.current else [
-                (OUTLINE, r + max(1.5, r * 0.15))]
-            for colour, ring in rings:
+            for colour, ring in rings(f):
                 Color(*colour)
                 Ellipse(pos=(f.x - ring, f.y - ring), size=(2 * ring, 2 * ring))
-            Color(*f.colour)
-            Ellipse(pos=(f.x - r, f.y - r), size=(2 * r, 2 * r))
-
+        self._figures_drawn = True
 
 
 class KeyRow(Label):

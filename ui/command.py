@@ -18,6 +18,7 @@ import argparse
 from typing import Any
 
 from companion.cli import UsageError
+from companion.cli_args import chosen_language
 
 
 def add(commands: Any) -> None:
@@ -41,6 +42,6 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as error:
         raise UsageError(str(error)) from None
     try:
-        return launch.run(args.db, kiosk=args.kiosk, size=size)
+        return launch.run(args.db, kiosk=args.kiosk, size=size, lang=chosen_language(args.lang))
     except launch.NoDisplay as error:
         raise UsageError(str(error)) from None

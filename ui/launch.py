@@ -81,8 +81,10 @@ class NoDisplay(Exception):
     """No window can be shown here: the message is one sentence saying why."""
 
 
-def run(db: str | os.PathLike[str] | None = None, *, kiosk: bool = False, size: tuple[int, int] | None = None) -> int:
-    """Run the app until it is left; returns the exit status. Raises :class:`NoDisplay` where there is no screen."""
+def run(db: str | os.PathLike[str] | None = None, *, kiosk: bool = False, size: tuple[int, int] | None = None,
+        lang: str | None = None) -> int:
+    """Run the app until it is left, in ``lang`` (None: the saved language); returns the exit status.
+    Raises :class:`NoDisplay` where there is no screen."""
     from ui import display
 
     problem = display.missing()
@@ -110,5 +112,5 @@ def run(db: str | os.PathLike[str] | None = None, *, kiosk: bool = False, size: 
         raise NoDisplay(problem)
     from ui.app import CompanionApp
 
-    CompanionApp(None if db is None else Path(db), kiosk=kiosk).run()
+    CompanionApp(None if db is None else Path(db), kiosk=kiosk, lang=lang).run()
     return 0

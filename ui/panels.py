@@ -52,6 +52,11 @@ def screen_deals(setup: dict[str, Any], phase: str) -> bool:
     return False
 
 
+def hint(app: Shown, view: dict[str, Any]) -> str:
+    """What to do now, said where nothing has been said yet (none by default)."""
+    return ""
+
+
 @dataclass(frozen=True)
 class Panels:
     """The panels of one ruleset."""
@@ -61,6 +66,7 @@ class Panels:
     board: Callable[[Shown, dict[str, Any]], Board] | None
     per_value_types: tuple[str, ...] = ("roll",)
     screen_deals: Callable[[dict[str, Any], str], bool] = screen_deals
+    hint: Callable[[Shown, dict[str, Any]], str] = hint
 
 
 _found: dict[str, Panels] = {}
@@ -78,5 +84,5 @@ def of(ruleset: str) -> Panels:
             module = None
         _found[package] = Panels(getattr(module, "market_cell", market_cell), getattr(module, "market_note", market_note),
                                  getattr(module, "board", None), tuple(getattr(module, "PER_VALUE", ("roll",))),
-                                 getattr(module, "screen_deals", screen_deals))
+                                 getattr(module, "screen_deals", screen_deals), getattr(module, "hint", hint))
     return _found[package]

@@ -159,7 +159,7 @@ def step(app: Any, ruleset: str, word: str) -> None:
     elif word == "dialog":
         kind, _, name = arg.partition(":")
         dialogs = app.session.table.describe(app.lang)
-        app.manager.get_screen("table").open_dialog(
+        app.manager.get_screen("table").actions.open_dialog(
             next(d for d in dialogs if (d.choice.type == name if kind == "choice" else d.dialog == kind)))
     elif word == "toggle":
         Window.children[0].toggle(int(arg))

@@ -91,6 +91,26 @@ class Session:
         except (JournalError, OSError):
             return []
 
+    def finished(self, game_ids: list[int]) -> set[int]:
+        """Which of ``game_ids`` are over: the open game as it stands, the others read from their latest
+        snapshot (a few ms each, never written to); one that cannot be read is not said to be over."""
+        from companion.table import Table
+
+        over = set()
+        for game_id in game_ids:
+            if self.table is not None and self.table.game_id == game_id:
+                finished = self.table.state.finished
+            else:
+                try:
+                    table = Table.open(self.db, game_id, readonly=True)
+                except (JournalError, OSError):
+                    continue
+                finished = table.state.finished
+                table.close()
+            if finished:
+                over.add(game_id)
+        return over
+
     def last_game(self) -> int | None:
         try:
             with Journal.open(self.db, readonly=True) as journal:

@@ -41,6 +41,10 @@ WIDE = 52
 TARGET = 2.6
 """A button's height in units."""
 
+ACTION_ROWS = {False: 2, True: 3}
+"""Rows of action buttons: two on the 7-inch display, three where the market, the board and the players
+stand side by side (a large display); as high whatever the turn offers."""
+
 SAID_ROOM = 3.7
 """The height kept for what just happened on the table screen, in units: three lines of its text."""
 

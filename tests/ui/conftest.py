@@ -111,6 +111,9 @@ def app(kivy_app: Any, tmp_path: Path, request: pytest.FixtureRequest) -> Iterat
     kivy_app.said = ""
     Window.size = SIZE
     kivy_app.manager.get_screen("table").ids.panel.board_shown = False  # the market, as a new table shows it
+    from ui.screens.newgame import Draft
+
+    kivy_app.manager.get_screen("new").draft = Draft()  # no players left from another test's new game
     kivy_app.manager.current = "start"
     kivy_app.redraw()
     frames()

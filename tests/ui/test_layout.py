@@ -430,3 +430,66 @@ def test_a_large_display_shows_the_market_the_board_and_every_action_at_once(app
         if actions.rows_height > scroller.height + 1:
             seen.append(f"{name}: the actions need {actions.rows_height:.0f} px, {scroller.height:.0f} px shown")
     assert not seen, "\n".join(seen)
+
+
+def luminance(colour: Any) -> float:
+    r, g, b = colour[:3]
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def board_problems(app: Any) -> list[str]:
+    """On every board in view (ui.board.Drawn): two of its texts drawn over each other ("1Fiskus"), a figure
+    smaller than the least text size across, one more than half covered by the texts drawn over it, or
+    one with no ring that stands out from its field's fill (a green figure on a green field), as 'what'."""
+    from kivy.core.window import Window
+
+    from ui import theme
+    from ui.board import Drawn, rings
+
+    found = []
+    for board in (w for root in Window.children for w in root.walk(restrict=True)):
+        if not isinstance(board, Drawn) or not shown(board) or board.model is None:
+            continue
+        texts = board.texts
+        for i, one in enumerate(texts):
+            a = one.box
+            for other in texts[i + 1:]:
+                b = other.box
+                # a texture's own edge is its outline's: 2 px of it may touch its neighbour's
+                if min(a[2], b[2]) - max(a[0], b[0]) > 2 and min(a[3], b[3]) - max(a[1], b[1]) > 2:
+                    found.append(f"board text {one.text!r} over {other.text!r}")
+        fills = {p.id: p.fill for p in board.model.places}
+        for f in board.figures:
+            if 2 * f.radius < app.unit * theme.LEAST - 0.5:
+                found.append(f"figure of seat {f.seat} only {2 * f.radius:.0f} px across")
+            square = (2 * f.radius) ** 2
+            left, bottom, right, top = f.x - f.radius, f.y - f.radius, f.x + f.radius, f.y + f.radius
+            covered = sum(max(0.0, min(right, t.box[2]) - max(left, t.box[0])) * max(0.0, min(top, t.box[3]) - max(bottom, t.box[1]))
+                          for t in texts if t.over_figures)
+            if covered > 0.5 * square:
+                found.append(f"figure of seat {f.seat} {covered / square:.0%} under texts")
+            outer = [(c, r) for c, r in rings(f) if r > f.radius * (1.15 if f.current else 1.0)]
+            fill = luminance(fills[f.place])
+            if not any(abs(luminance(c) - fill) >= 0.3 for c, _ in outer):
+                found.append(f"figure of seat {f.seat} has no ring that stands out on its field")
+    return found
+
+
+@pytest.mark.parametrize("size", [(800, 480), (1920, 1080)])
+@pytest.mark.parametrize("language", ["de", "hu"])
+def test_every_figure_is_seen_no_board_text_runs_into_another_and_no_more_on_a_large_display(
+        app: Any, language: str, size: tuple[int, int], tmp_path: Any) -> None:
+    """Issue 24: every figure on both boards in every scene is seen from across the table (large enough,
+    not under the field's texts, ringed to stand out on its own colour), the track's texts never run
+    into each other ("1Fiskus"), and at 1920×1080 no "More…" (docs/screen.md: every action in view)."""
+    from ui.screenshots import scenes, stage
+
+    seen = []
+    for name, bring in scenes().items():
+        stage(app, bring, language, size, tmp_path / f"{name}.db")
+        if app.manager.current == "table" and not app.manager.get_screen("table").ids.panel.both:
+            app.manager.get_screen("table").ids.panel.board_shown = True  # the board's tab, too, on the small display
+            frames()
+        problems = board_problems(app) + (actions_hidden(app, more=0) if size[0] >= 1920 else [])
+        seen += [f"{name}: {problem}" for problem in problems]
+    assert not seen, "\n".join(seen[:30])

@@ -9,7 +9,7 @@ import pytest
 
 
 @pytest.mark.parametrize("name", ["ui.settings", "ui.session", "ui.texts", "ui.theme", "ui.launch", "ui.board",
-                                  "ui.measure", "ui.screens.table", "ui.kvcache"])
+                                  "ui.measure", "ui.screens.table", "ui.screens.action_plan", "ui.kvcache"])
 def test_examples(name: str) -> None:
     result = doctest.testmod(importlib.import_module(name))
     assert result.attempted > 0 and result.failed == 0

@@ -414,6 +414,7 @@ def test_buttons_that_fit_the_action_list_leave_its_height_as_it_was(app: Any) -
         if setup["ruleset"] == "boerse":  # GPIO buttons: every choice in the list, the credit too
             _press_next_button(app)
         actions = app.manager.get_screen("table").ids.actions
+        frames()  # the ring's room round the list, once the GPIO buttons' selection has come
         room = actions.parent.height
         for _ in range(6):
             frames()

@@ -76,8 +76,8 @@ def test_a_choice_of_several_parameters_opens_the_form_of_fields(app: Any, coin:
     tap("new:ruleset:tozsde")
     tap("new:start")
     made: list[dict[str, Any]] = []
-    monkeypatch.setattr(app.manager.get_screen("table"), "act", made.append)  # for this test only
-    app.manager.get_screen("table").open_dialog(described)
+    monkeypatch.setattr(app.manager.get_screen("table").actions, "act", made.append)  # for this test only
+    app.manager.get_screen("table").actions.open_dialog(described)
     frames()
     assert isinstance(Window.children[0], FieldsDialog)
     tap("dialog:first:plus")

@@ -142,7 +142,23 @@ class WagerDialog(ChoiceView):
         self._act(self.described.action({self.amount_field: self.amount.value, self.call_field: sorted(self.members)}))
 
 
+class ConfirmDialog(ChoiceView):
+    """:attr:`Dialog.CONFIRM`: a choice only the banker's PIN takes back (ending the game) asked once more:
+    what it does, Cancel, and the choice's own words on the OK button."""
+
+    def __init__(self, d: Described, act: Act, **kwargs: Any) -> None:
+        a = app()
+        super().__init__(title=d.label, hint=a.t(a.lang, "ui.table.confirm_final"), ok_text=d.label, **kwargs)
+        self.described, self._act = d, act
+        self.ids.ok.colour = list(theme.BAD)
+
+    def confirm(self) -> None:
+        self.dismiss()
+        self._act(self.described.action({}))
+
+
 FORMS: dict[Dialog, Callable[[Described, Act], ChoiceView]] = {
+    Dialog.CONFIRM: ConfirmDialog,
     Dialog.FIELDS: FieldsDialog,
     Dialog.PERMUTATION: PermutationDialog,
     Dialog.WAGER: WagerDialog,

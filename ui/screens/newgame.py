@@ -167,12 +167,29 @@ class NewGameScreen(Screen):
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.draft = Draft()
+        self._prefilled: Draft | None = None
         app().bind(view=self._redraw_if_shown)
 
     def on_pre_enter(self, *_: Any) -> None:
         self.problem = ""
-        self.fresh_draft(self.draft.ruleset or rulesets()[0])
+        if self._prefilled is not None:
+            self.draft, self._prefilled = self._prefilled, None
+        else:
+            self.fresh_draft(self.draft.ruleset or rulesets()[0])
         self.build()
+
+    def prefill(self, setup: dict[str, Any]) -> None:
+        """Set up the next game as ``setup`` (the last game's): the same game, players, figure colours,
+        setup choices and options; shown as the screen is entered."""
+        data = ruleset_data(setup["ruleset"])
+        colours = list(setup.get("colours") or [])
+        figures = list(theme.FIGURES)
+        players = [Player(name, colours[i] if i < len(colours) and colours[i] in theme.FIGURES else figures[i % len(figures)])
+                   for i, name in enumerate(setup["players"])]
+        choices = {key: setup.get(key, values[0]) for key, values in data.get("setup_choices", {}).items()}
+        self._prefilled = Draft(ruleset=setup["ruleset"], players=players,
+                                options={**data.get("options", {}), **setup.get("options", {})}, choices=choices,
+                                seat=int(setup.get(data["seat_choice"], 0)) if "seat_choice" in data else 0)
 
     def _redraw_if_shown(self, *_: Any) -> None:
         if self.manager is not None and self.manager.current == self.name:
@@ -247,6 +264,11 @@ class NewGameScreen(Screen):
             if values is None:
                 body.add_widget(FixedOption(text=f"{label}: {shown_value(default, a.lang)}"))
                 continue
+            if values == [True, False]:  # yes or no: one button that says which, a tap flips it
+                value = bool(d.options.get(key, default))
+                row(PickButton(tap_id=f"new:option:{key}", text=shown_value(value, a.lang), chosen=value,
+                               pick=partial(self.flip_option, key)), label=label)
+                continue
             stepper = Stepper(tap_id=f"new:option:{key}", values=values,
                               labels=[shown_value(v, a.lang) for v in values])
             stepper.select(d.options.get(key, default))
@@ -264,6 +286,11 @@ class NewGameScreen(Screen):
 
     def set_option(self, key: str, value: Any) -> None:
         self.draft.options[key] = value
+
+    def flip_option(self, key: str) -> None:
+        """A yes/no option the other way."""
+        self.draft.options[key] = not self.draft.options.get(key)
+        self.build()
 
     def set_seat(self, seat: int) -> None:
         self.draft.seat = seat

@@ -36,6 +36,8 @@ class StartScreen(Screen):
     resume_text = StringProperty("")
     resume_detail = StringProperty("")
     resumable = BooleanProperty(False)
+    again = BooleanProperty(False)
+    """Whether a last game's players may start a new game at one tap (:meth:`same_players`)."""
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -52,27 +54,37 @@ class StartScreen(Screen):
         last = a.session.last_game()
         info = next((g for g in games if g.id == last), None)
         self.resumable = info is not None
+        self.again = a.session.table is not None
         if info is None:
             self.resume_text = a.t(a.lang, "ui.start.no_game")
             self.resume_detail = ""
             return
-        self.resume_text = a.t(a.lang, "ui.start.resume")
         table = a.session.table
+        over = bool(a.session.finished([info.id]))  # its result to see again, not a game to resume
+        self.resume_text = a.t(a.lang, "ui.start.result" if over else "ui.start.resume")
         names = ", ".join(table.setup["players"]) if table is not None and table.game_id == info.id else ""
         self.resume_detail = a.t(
             a.lang, "ui.start.resume_game", game=info.id, ruleset=ruleset_title(info.ruleset, a.lang),
             players=names, count=info.length,
-        )
+        ) + (f" · {a.t(a.lang, 'ui.saved.finished')}" if over else "")
+
+    def same_players(self) -> None:
+        """A new game set up as the last one: its game, players, colours, setup choices and options."""
+        table = app().session.table
+        if table is not None:
+            new = app().manager.get_screen("new")
+            new.prefill(table.setup)
+            app().manager.current = "new"
 
     def resume(self, game_id: int | None = None) -> None:
         a = app()
         table = a.session.table
         if table is not None and (game_id is None or game_id == table.game_id):
-            a.manager.current = "table"
+            a.manager.current = "end" if table.state.finished else "table"
             return
         problem = a.session.resume(game_id)
         if problem is None:
-            a.manager.current = "table"
+            a.manager.current = "end" if a.session.table is not None and a.session.table.state.finished else "table"
         else:
             a.session.last = problem
             a._game_changed()
@@ -81,9 +93,13 @@ class StartScreen(Screen):
     def show_saved(self) -> None:
         a = app()
         view = ListView(title=a.t(a.lang, "ui.start.saved"))
-        for info in a.session.games():
+        games = a.session.games()
+        over = a.session.finished([info.id for info in games])
+        for info in games:
             text = a.t(a.lang, "ui.saved.game", game=info.id, ruleset=ruleset_title(info.ruleset, a.lang),
                        players=", ".join(info.players), count=info.length, updated=info.updated[:16].replace("T", " "))
+            if info.id in over:
+                text += f" · {a.t(a.lang, 'ui.saved.finished')}"
             button = RowButton(text=text, tap_id=f"saved:{info.id}")
             button.bind(on_release=lambda _b, gid=info.id: self._open_saved(view, gid))
             view.add_row(button)

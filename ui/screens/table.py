@@ -3,30 +3,15 @@ and the legal actions as large buttons with their amounts.
 
 Every number comes from ``Table.view()`` and every button from the engine's
 described choices (:func:`companion.describe.describe`); the screen prices
-nothing itself. A choice with one free parameter is a row of buttons (the
-die's six faces, the packages to pick) or a button for each value (a trade's
-counts, a credit's amounts) where the rows have room for every action; else
-a button for its first value and the others behind one "More…", with the
-rare choices too on a small display; a choice with several parameters
-opens the dialog of the form it takes, driven by its limits (:mod:`ui.screens.choice_dialogs`).
-
-With GPIO buttons that select (next, previous, confirm; :mod:`ui.devices`),
-the button that does what confirm would do wears a ring: the adapter
-(:attr:`hardware.buttons.Picture.target`) says which choice and value, and
-each button here knows the choice and value it was made from, so the two
-meet on the engine's description, never on a label. The actions row
-scrolls to the ringed button. "More…" never holds what confirm takes: a
-choice's first value, the one confirm takes, is on the choice's own button,
-and with such buttons no choice stands behind "More…" as a whole.
+nothing itself. The action buttons are planned without widgets
+(:mod:`ui.screens.action_plan`) and made Kivy buttons by :mod:`ui.screens.actions`.
 """
 
 from __future__ import annotations
 
-from functools import partial
 from typing import Any, Callable, TypeVar
 
 from kivy.clock import Clock
-from kivy.metrics import dp
 from kivy.properties import BooleanProperty, ListProperty, NumericProperty, StringProperty
 from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.boxlayout import BoxLayout
@@ -35,16 +20,11 @@ from kivy.uix.screenmanager import Screen
 from kivy.uix.widget import Widget
 
 from companion import text
-from companion.actions import Choice
-from companion.describe import Described, Dialog, Group
-from hardware.buttons import Confirm, Target
+from companion.describe import Described, Group
 from ui import board as _board  # noqa: F401  (registers MarketOrBoard for table.kv)
 from ui import banker, measure, panels, theme
-from ui.screens.choice_dialogs import FORMS, ChoiceView, FieldsDialog
-from ui.widgets import BigButton, RowButton, app, lay_out, settle
-
-ORDER = {group: rank for rank, group in enumerate(Group)}
-"""The order of the action buttons after the usual one: the groups' own order."""
+from ui.screens.actions import Actions
+from ui.widgets import app, lay_out, settle
 
 ROW_FONT = 0.85
 """The players' rows' text size in units, where it fits; never below :data:`ui.theme.LEAST`."""
@@ -97,111 +77,29 @@ def fit_players(count: int, height: float, width: float, unit: float, spacing: f
     return columns, font, max(money, font)
 
 
-GRID = 3
-"""Trading choices of one kind (buy, sell) this many or more, one a company: a grid of small buttons."""
-
-GRID_SHARE = 0.195
-"""A grid button's part of the row: five a row on the 7-inch display, each two lines of the least size."""
-
-SPARE_BUTTONS = 24
-"""Action buttons made ahead, a few a frame once the screen is drawn: a turn's new choices take spare
-buttons and change their texts instead of making widgets in the frame that shows them (about 1 ms each
-on a 2-core x86 machine, several times that on a Pi)."""
-
-SPARES_A_FRAME = 3
-"""How many spare buttons a frame makes (about 1 ms each here)."""
-
-NARROW = 40
-"""The action row's width in units on the 7-inch display; a wider row takes more buttons of the same size."""
-
-
-def gridded(described: list[Described]) -> dict[str, int]:
-    """The kinds of trading choice that stand as a grid (:data:`GRID` or more such choices, one a company),
-    with their rank in it: the fewer first (sells before buys), so both stand in the rows in view.
-
-    >>> from types import SimpleNamespace as N
-    >>> buy = [N(group=Group.TRADE, choice=N(type="buy"), options=[1], dialog=None) for _ in range(6)]
-    >>> gridded(buy + [N(group=Group.TRADE, choice=N(type="sell"), options=[1], dialog=None)]), gridded(buy[:2])
-    ({'sell': 0, 'buy': 1}, {})
-    """
-    counts: dict[str, int] = {}
-    for d in described:
-        if d.group == Group.TRADE and d.options and d.dialog is None:
-            counts[d.choice.type] = counts.get(d.choice.type, 0) + 1
-    if sum(counts.values()) < GRID:
-        return {}
-    return {kind: rank for rank, kind in enumerate(sorted(counts, key=lambda k: counts[k]))}
-
-
-def rare(d: Described) -> bool:
-    """A choice seldom made: borrowing and paying back (the likely ones are the die, buying and selling,
-    and ending the turn); on the 7-inch display it stands behind "More…" where the rows have no room for it."""
-    return d.group == Group.LOANS and not d.usual
-
-
-def rows_needed(buttons: list[dict[str, Any]], width: float, most: int, gap: float) -> int:
-    """How many rows ``buttons`` take in a row ``width`` px wide with ``gap`` between them, laid out as
-    :class:`ui.widgets.Rows` lays them (a button ``size_hint`` wide of the row, else ``width`` px); counted
-    up to ``most`` + 1.
-
-    >>> rows_needed([{"size_hint": (0.45, None), "width": None}] * 3 + [{"size_hint": (None, None), "width": 50}], 400, 2, 4)
-    2
-    """
-    rows, used = 1, 0.0
-    for button in buttons:
-        hint = button["size_hint"][0]
-        wide = hint * width if hint is not None else button["width"]
-        if used and used + gap + wide > width + 0.5:
-            rows, used = rows + 1, 0.0
-            if rows > most:
-                break
-        used += (gap if used else 0) + wide
-    return rows
-
-
-def tap_name(d: Described, value: Any = None) -> str:
-    """The test name of an action button: ``act:<type>[:<fixed values>][:<value>]``, e.g. ``act:buy:7``."""
-    parts = ["act", d.choice.type, *(str(v) for k, v in d.choice.fixed.items())]
-    if value is not None:
-        parts.append(str(value))
-    return ":".join(parts)
-
-
-def stands_for(target: Target) -> tuple[Choice, Any]:
-    """What the action button that does what confirm does stands for: the choice and the value it takes
-    (:data:`~hardware.buttons.Confirm.ROLL` for the app's die, None for a fixed choice or a dialog)."""
-    choice = target.described.choice
-    if target.confirm is Confirm.ROLL:
-        return choice, Confirm.ROLL
-    return choice, target.value if target.confirm is Confirm.ACT else None
-
-
 TURN_LOOKBACK = 12
 """How many of the last actions are read for the roll of the turn under way (a turn's roll comes early)."""
 
 
 def turn_roll(actions: list[dict[str, Any]], player: int | None) -> int | None:
-    """The value ``player`` rolled since the last turn ended in ``actions`` (oldest first); None if none.
+    """The value ``player`` rolled in the turn under way, from ``actions`` (oldest first): the last roll
+    since the last turn ended, if it is ``player``'s; None if none. A roll-off's earlier round, or a
+    turn that passed on by itself after its roll (Die Börse), is no roll of the player now at the table.
 
     >>> line = [{"type": "roll", "player": 0, "value": 4}, {"type": "end_turn", "player": 0}]
     >>> turn_roll(line, 1), turn_roll(line + [{"type": "roll", "player": 1, "value": 2}], 1)
     (None, 2)
+    >>> rolloff = [{"type": "roll", "player": 1, "value": 4}, {"type": "roll", "player": 2, "value": 3}]
+    >>> turn_roll(rolloff, 1), turn_roll(rolloff + [{"type": "buy", "player": 2}], 2)
+    (None, 3)
     """
     for action in reversed(actions):
         if action.get("type") == "end_turn":
             return None
         value = action.get("value")
-        if action.get("type") == "roll" and action.get("player") == player and isinstance(value, int):
-            return value
+        if action.get("type") == "roll" and isinstance(value, int):
+            return value if action.get("player") == player else None
     return None
-
-
-class ChoiceButton(BigButton):
-    """One of the legal actions; ``stands_for`` is the choice and value it was made from (None: no choice),
-    a tap calls ``run()`` (its kv rule)."""
-
-    stands_for: tuple[Choice, Any] | None = None
-    run: Callable[[], Any] = staticmethod(lambda: None)
 
 
 class MarketCell(ButtonBehavior, Label):
@@ -241,12 +139,8 @@ class TableScreen(Screen):
         self.ids.player_rows.bind(size=self._players_resized)  # a new height, or width (the columns changed)
         self.ids.said.bind(width=self._said_resized, texture_size=self._said_drawn)
         self._cells: list[MarketCell] = []
-        self._buttons: list[ChoiceButton] = []
-        self._made: dict[str, ChoiceButton] = {}  # the action buttons, by the tap id each stood for last
-        Clock.schedule_once(lambda _dt: Clock.schedule_interval(self._make_spare, 0), 0)  # after the first frame
-        self._shown_actions: tuple[str, ...] = ()
-        self._plain = True  # no GPIO buttons when the actions were last drawn (the rare ones may stand behind "More…")
-        app().bind(selection=lambda *_: self.show_selection())
+        self.actions = Actions(self)
+        app().bind(selection=lambda *_: self.actions.show_selection())
         self.ids.panel.bind(board_shown=self._board_toggled, both=self._board_in_view)
 
     def on_pre_enter(self, *_: Any) -> None:
@@ -295,8 +189,11 @@ class TableScreen(Screen):
         rolled = "" if last is None else a.t(lang, "ui.table.last_roll", value=last)
         if view["finished"]:
             ranking = view["ranking"] or []
-            self.turn_text = " = ".join(view["players"][s]["name"] for s in (ranking[0] if ranking else []))
-            self.turn_colour = list(theme.GOOD)
+            first = ranking[0] if ranking else []
+            self.turn_text = " = ".join(view["players"][s]["name"] for s in first)
+            # the winner's own colour (a tie: the colour of winning, no one's)
+            alone = first[0] if len(first) == 1 and first[0] < len(colours) else None
+            self.turn_colour = list(theme.GOOD if alone is None else theme.figure(colours[alone]))
             self.roll_text = a.t(lang, "ui.table.game_over")
         else:  # the name alone in the banner, large: the round and the roll beside it
             self.turn_text = turn["name"] or ""
@@ -310,7 +207,7 @@ class TableScreen(Screen):
             panel.show(view, colours)
         described = table.describe(a.lang) if table.writable else []
         self._draw_said(view, described)
-        self._draw_actions(table, described)
+        self.actions.draw(table, described)
         self._maybe_deal(table)
 
     def _last_roll(self, table: Any, player: int | None) -> int | None:
@@ -412,6 +309,8 @@ class TableScreen(Screen):
             last = a.session.last
             refused = last is not None and getattr(last, "accepted", True) is False
             self.said_colour = list((1, 0.55, 0.55, 1) if refused else theme.TEXT)
+        if not said:  # nothing said yet: what to do now, as the ruleset's panels say it (the roll-off's rule)
+            said = panels.of(view["ruleset"]).hint(a, view)
         self.show_said(theme.printable(said))
 
     def show_said(self, text: str) -> None:
@@ -432,148 +331,6 @@ class TableScreen(Screen):
         """A new width (the window, the language's panel): the usual size again, then as it fits."""
         self.said_font = app().unit * theme.SAID_SIZES[0]
 
-    def _draw_actions(self, table: Any, described: list[Described]) -> None:
-        a = app()
-        grid = gridded(described)
-        described = sorted(described, key=lambda d: (not d.usual, ORDER.get(d.group, 9), grid.get(d.choice.type, -1)))
-        unit = a.unit
-        height = unit * theme.TARGET
-        narrow = min(1.0, unit * NARROW / max(self.width, 1.0))  # a wider window: more buttons a row
-        finished = table.state.finished
-        per_value = panels.of(table.setup["ruleset"]).per_value_types  # one button per allowed value
-        more = a.t(a.lang, "ui.table.more")
-
-        def build(every: bool, rare_behind: bool) -> tuple[list[dict[str, Any]], list[tuple[Described, Any]]]:
-            """The buttons, and what stands behind "More…" (a choice and its value, None for a fixed
-            choice or a dialog): ``every`` value its own button, or only each choice's first; the rare
-            choices (:func:`rare`) behind "More…" too where ``rare_behind``."""
-            wanted: list[dict[str, Any]] = []
-            behind: list[tuple[Described, Any]] = []
-
-            def add(tap_id: str, text: str, run: Callable[[], Any], colour: Any = theme.BUTTON,
-                    width: float | None = None, share: float = 0.325, stands: tuple[Choice, Any] | None = None) -> None:
-                font = 1.05 if share < 0.35 else 0.85
-                wanted.append({"tap_id": tap_id, "text": theme.printable(text), "colour": list(colour), "run": run,
-                               "size_hint": (None if width else share * narrow, None), "height": height,
-                               "base_font": unit * (theme.LEAST if share < GRID_SHARE * 1.1 else font), "width": width,
-                               "stands_for": stands})
-
-            def two_lines(text: str) -> float:
-                """The share of the row a button takes whose longer line is ``text`` at the least size at most."""
-                wide = measure.extents_for(unit * theme.LEAST)(theme.printable(text))[0] + unit * 0.6 + 4
-                return float(min(max(0.37, wide / max(self.width - unit, 1.0) / narrow), 1.0))
-
-            if finished:  # the ranking and the chart, again after a look at the table
-                add("table:end", a.t(a.lang, "ui.end.show"), lambda: setattr(a.manager, "current", "end"), theme.GOOD)
-            for d in [] if finished else described:
-                colour = theme.GOOD if d.usual else theme.BUTTON
-                if rare_behind and rare(d):
-                    behind += [(d, o.value) for o in d.options] if d.param is not None and d.options else [(d, None)]
-                elif d.dialog is not None:
-                    add(tap_name(d), d.label, partial(self.open_dialog, d), colour, stands=(d.choice, None))
-                elif d.param is not None and d.options and d.choice.type in per_value:
-                    wide = any(len(o.label) > 3 for o in d.options)
-                    for option in d.options:
-                        add(tap_name(d, option.value), option.label, partial(self.choose, d, option.value),
-                            theme.PRIMARY if d.group == Group.DICE else colour, None if wide else height,
-                            stands=(d.choice, option.value))
-                    if d.choice.type == "roll":
-                        add("act:app_die", a.t(a.lang, "ui.table.roll_app"), a.session.virtual_roll, theme.PRIMARY,
-                            height * 2.2, stands=(d.choice, Confirm.ROLL))
-                elif d.param is not None and d.options:
-                    first, rest = d.options[0], d.options[1:]
-                    if d.choice.type in grid and not (every and rest):  # one tap, the choice's own label
-                        add(tap_name(d), d.label, partial(self.choose, d, first.value), colour, share=GRID_SHARE,
-                            stands=(d.choice, first.value))
-                    elif d.choice.type in grid:  # the others beside it, each with its amount: this one's too
-                        add(tap_name(d), f"{d.label}\n{first.label}", partial(self.choose, d, first.value), colour,
-                            share=two_lines(d.label), stands=(d.choice, first.value))
-                    else:  # the label on one line above its amount
-                        add(tap_name(d), f"{d.label}\n{first.label}", partial(self.choose, d, first.value), colour,
-                            share=two_lines(d.label), stands=(d.choice, first.value))
-                    for option in rest if every else []:  # each other value its own button, after the first
-                        text = f"{d.label}\n{option.label}" if d.choice.type in grid else option.label
-                        add(tap_name(d, option.value), text, partial(self.choose, d, option.value), theme.BUTTON,
-                            share=two_lines(text.split("\n")[0]) if d.choice.type in grid else GRID_SHARE * 1.2,
-                            stands=(d.choice, option.value))
-                    if not every:
-                        behind += [(d, o.value) for o in rest]
-                else:
-                    add(tap_name(d), d.line(), partial(self.choose, d, None), colour, stands=(d.choice, None))
-            if behind:  # one "More…", last: every value and choice not shown, each its own button there
-                add("act:more", more, partial(self.open_more, behind), theme.BUTTON, height * 1.6)
-            return wanted, behind
-
-        # every action in view where the rows have room (three on a large display, two on the 7-inch one):
-        # each value its own button; else each choice's first value, the others behind one "More…"; else
-        # the rare choices behind it too, unless GPIO buttons may ring any choice (the list scrolls to it)
-        room = (self.width - unit * 0.6 - 2 * self.ring_out, 3 if self.ids.panel.both else 2)
-        self._plain = a.selection is None
-        plans = ((True, False), (False, False), (False, True)) if self._plain else ((True, False), (False, False))
-        for every, rare_behind in plans:
-            wanted, behind = build(every, rare_behind)
-            if rows_needed(wanted, *room, unit * 0.25) <= room[1]:
-                break
-        shown = tuple(spec["tap_id"] for spec in wanted)
-        if shown != self._shown_actions:  # other choices now: the list from its top, the usual one first
-            self._shown_actions = shown
-            self.ids.actions.parent.scroll_y = 1
-        buttons = self._kept_buttons(list(shown))
-        for button, spec in zip(buttons, wanted):
-            width = spec.pop("width")
-            for name, value in spec.items():
-                setattr(button, name, value)  # base_font after the kv rule's own size
-            if width:
-                button.width = width
-        if buttons != self._buttons:
-            box = self.ids.actions
-            box.clear_widgets()
-            for button in buttons:
-                box.add_widget(button)
-            self._buttons = buttons
-        self.show_selection()
-
-    def _kept_buttons(self, tap_ids: list[str]) -> list[ChoiceButton]:
-        """The action buttons for ``tap_ids``. Each button is kept by the tap id it last stood for, shown
-        or not: the dice row, "End the turn" and the like come back turn after turn with their texts
-        drawn already. A new tap id takes the button shown longest ago that is not wanted now (its text
-        drawn anew, about a tenth of what making a button costs); a button is made only where none is
-        spare, and :data:`SPARE_BUTTONS` are made ahead, after the screen's first frames."""
-        wanted = set(tap_ids)
-        spare = [tap_id for tap_id in self._made if tap_id not in wanted]  # shown longest ago first
-        buttons = []
-        for tap_id in tap_ids:
-            button = self._made.pop(tap_id, None)
-            if button is None:
-                button = self._made.pop(spare.pop(0)) if spare else ChoiceButton()
-            self._made[tap_id] = button  # last in the order: shown now
-            buttons.append(button)
-        return buttons
-
-    def _make_spare(self, _dt: float) -> bool:
-        """Make a few of the :data:`SPARE_BUTTONS` in this frame; False (stop) once all are made."""
-        for _ in range(SPARES_A_FRAME):
-            if len(self._made) >= SPARE_BUTTONS:
-                return False
-            self._made[f"spare:{len(self._made)}"] = ChoiceButton()
-        return True
-
-    def show_selection(self) -> None:
-        """The ring on the action button that does what the hardware's confirm does, scrolled into view;
-        no ring without such buttons (``app.selection`` None) or when no button does it."""
-        unit, target = app().unit, app().selection
-        if (target is None) != self._plain and app().session.table is not None:
-            self.refresh()  # GPIO buttons came or went: the rare choices in the list, or behind "More…"
-            return
-        wanted = None if target is None else stands_for(target)
-        ringed = next((b for b in self._buttons if wanted is not None and b.stands_for == wanted), None)
-        self.ring_out = 0 if target is None else unit * theme.RING_OUT
-        for button in self._buttons:
-            button.room = 0 if target is None else unit * theme.RING_IN
-        self.ids.actions.ringed = ringed
-        if ringed is not None:
-            self.ids.scroller.scroll_to(ringed, padding=self.ring_out / dp(1), animate=False)
-
     def _maybe_deal(self, table: Any) -> None:
         """The action of chance the game's panels let the screen make by itself (``screen_deals``),
         one at a time, each journaled."""
@@ -588,50 +345,11 @@ class TableScreen(Screen):
         Clock.schedule_once(deal, 0)
 
     # -- taps ------------------------------------------------------------------------
-    def act(self, action: dict[str, Any]) -> None:
-        app().session.act(action, "screen")
-
-    def choose(self, d: Described, value: Any, *_: Any) -> None:
-        """Take a described choice with ``value`` for its free parameter (None for a fixed choice)."""
-        self.act(d.action(value))
-
     def undo(self) -> None:
         banker.undo()
 
     def redo(self) -> None:
         banker.redo()
-
-    def open_more(self, behind: list[tuple[Described, Any]]) -> None:
-        """What "More…" holds: each choice's other values and the rare choices, each its own button
-        (a choice's label over the value's), in the order of the action list."""
-        a = app()
-        view = ChoiceView(title=a.t(a.lang, "ui.table.more").rstrip("…."), columns=2, has_ok=False)
-        for d, value in behind:
-            option = next((o for o in d.options if o.value == value), None) if value is not None else None
-            if option is not None:
-                text, tap_id = f"{d.label}\n{option.label}", f"{tap_name(d)}:{value}"
-            else:
-                text = d.line()
-                tap_id = tap_name(d)
-            button = RowButton(tap_id=tap_id, text=theme.printable(text), base_font=a.unit * 0.85)
-            button.bind(on_release=partial(self._chosen, view, d, value))
-            view.ids.rows.add_widget(button)
-        view.open()
-
-    def _chosen(self, view: ChoiceView, d: Described, value: Any, *_: Any) -> None:
-        view.dismiss()
-        if value is None and d.dialog is not None:
-            self.open_dialog(d)
-        else:
-            self.choose(d, value)
-
-    def open_dialog(self, d: Described) -> None:
-        """The dialog of the form ``d`` takes; chance the app deals opens none, the table deals it."""
-        if d.dialog == Dialog.DEAL:
-            app().session.deal()
-        else:
-            FORMS.get(d.dialog or Dialog.FIELDS, FieldsDialog)(d, self.act).open()
-
 
 W = TypeVar("W", bound=Widget)
 

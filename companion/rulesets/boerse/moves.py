@@ -137,4 +137,5 @@ class Moves(Spaces):
         events.append(Event("boerse.offer_declined", {"player": self._name(state, action["player"]), **offer}))
 
     def _do_end_turn(self, state: State, action: Action, events: list[Event]) -> None:
+        events.append(self.turn_ended(state, action))
         self.pass_turn(state, events)

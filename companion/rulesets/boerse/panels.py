@@ -60,7 +60,7 @@ def board(app: Shown, view: dict[str, Any]) -> Board:
                          fill=SPACE_COLOURS.get(space["kind"], SPACE_COLOURS["domain"]), mark=_mark(app, space),
                          number=str(index))
                    for index, space in enumerate(view["track"]["spaces"]))
-    return Board("tile", places, figure_drop=0.3, figure_size=0.26)
+    return Board("tile", places, figure_drop=0.0, figure_size=0.48)
 
 
 def market_cell(app: Shown, company: dict[str, Any], view: dict[str, Any]) -> str:

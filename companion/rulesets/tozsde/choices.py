@@ -38,8 +38,11 @@ class Choices(Refusals):
             self._list_buys(state, p, listing)
             self._list_sells(state, p, listing)
             listing.refuse("roll", p, "tozsde.already_rolled", {"player": self._name(state, p)})
-        elif phase == Phase.ORDER:  # §5, T12
-            listing.offer(self._rolls[state.current_seat])
+        elif phase == Phase.ORDER:  # §5, T12: a roll-off, unless the order is entered by hand
+            if self.setup.get("order_by") == "hand":
+                listing.refuse("roll", state.current_seat, "tozsde.order_by_hand", {})
+            else:
+                listing.offer(self._rolls[state.current_seat])
             listing.offer(Choice("set_order", params={"order": Permutation(tuple(range(len(state.players))))}))
             listing.refuse("set_order", None, "tozsde.bad_order", {"seats": list(range(len(state.players)))})
         elif phase == Phase.DRAW:  # §6, T2

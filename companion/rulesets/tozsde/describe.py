@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from companion.actions import Choice, IntRange, OneOf
 from companion.describe import Described, Dialog, Group, Option, generic, share_options
 from companion.messages import money, render
@@ -50,6 +52,8 @@ class Descriptions(Setup):
             return Described(choice, label, Group.SETUP, dialog=Dialog.PERMUTATION, fields={"order": seats})
         if kind == "bet":
             return self._describe_bet(choice, language)
+        if kind == "time_up":  # T11: the game ends; only the banker's PIN takes it back, so it is asked first
+            return replace(generic(choice, language, Group.END), dialog=Dialog.CONFIRM)
         return generic(choice, language)
 
     def _describe_bet(self, choice: Choice, language: str) -> Described:

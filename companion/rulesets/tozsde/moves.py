@@ -243,14 +243,16 @@ class Moves(Paying):
         return events
 
     def _end_turn(self, state: State, action: Action) -> list[Event]:
-        events: list[Event] = []
+        events = [self.turn_ended(state, action)]
         self.pass_turn(state, events)
         return events
 
     def _time_up(self, state: State, action: Action) -> list[Event]:
-        """T11: the game ends now; a payment still waiting is settled first (T17), then fortunes count."""
-        events = [Event("tozsde.time_up")]
+        """T11: the game ends now; a payment still waiting is settled first (T17), then fortunes count.
+        The game's end says time is up; a payment settled first is said after "Time is up." of its own."""
+        events: list[Event] = []
         if state.debt is not None:
+            events.append(Event("tozsde.time_up"))
             self._settle_when_time_is_up(state, state.debt, events)
         finish(state, EndReason.TIME_UP)  # unless the debtor's drop-out left one player (T10): that reason stands
         return events

@@ -68,6 +68,13 @@ def _mark(app: Any, kind: str) -> str:
     return _text(app, f"tozsde.board.mark.{kind}")
 
 
+def hint(app: Shown, view: dict[str, Any]) -> str:
+    """Before the order of play is found (§5): how it is found, by the roll-off or by hand."""
+    if view["turn"]["phase"] != "order" or view["finished"]:
+        return ""
+    return _text(app, f"tozsde.hint.order_{'hand' if view['rolloff']['order_by'] == 'hand' else 'rolloff'}")
+
+
 def board(app: Shown, view: dict[str, Any]) -> Board:
     """The Tőzsde board (§3): 61 hexagonal fields, each company site with its number, start sites
     ringed (T2); its key names the other kinds of field."""
@@ -78,4 +85,4 @@ def board(app: Shown, view: dict[str, Any]) -> Board:
         for f in view["board"]["fields"])
     key = tuple(KeyEntry(_text(app, f"tozsde.board.kind.{kind}"), FIELD_COLOURS.get(kind, FIELD_COLOURS["company"]),
                          mark="" if kind == "start" else _mark(app, kind), ring=kind == "start") for kind in KEY_KINDS)
-    return Board("hex", places, key)
+    return Board("hex", places, key, figure_size=1.24)  # over the field's number, within the field

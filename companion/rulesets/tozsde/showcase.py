@@ -4,7 +4,7 @@ Its scenes also carry the app's screens that need a game of some kind
 behind them (start, settings, the PIN, the history).
 
 >>> [s.name for s in SCENES if s.group == "table"]
-['table-tozsde', 'table-die-bluetooth', 'table-tozsde-six', 'table-tozsde-six-late', 'table-tozsde-order', 'table-tozsde-casino', 'table-tozsde-debt', 'pin', 'owners-tozsde', 'holdings-tozsde']
+['table-tozsde', 'table-die-bluetooth', 'table-tozsde-six', 'table-tozsde-six-late', 'table-tozsde-order', 'table-tozsde-rolloff', 'table-tozsde-time-up', 'table-tozsde-casino', 'table-tozsde-debt', 'pin', 'owners-tozsde', 'holdings-tozsde']
 """
 
 from __future__ import annotations
@@ -67,6 +67,11 @@ SCENES = (
     Scene("table-tozsde-six-late", "table", Play(SIX, seed=3, actions=300), ("screen:table",)),
     Scene("table-tozsde-order", "table", Play({**SETUP, "order_by": "hand"}, dealt=True),
           ("screen:table", "dialog:choice:set_order")),
+    # the roll-off before anything is said: the sentence says how the order of play is found (§5)
+    Scene("table-tozsde-rolloff", "table", Play(SETUP, dealt=True), ("screen:table",)),
+    # T11 with the clock: "Time is up" stands apart and asks first
+    Scene("table-tozsde-time-up", "table", Play({**SETUP, "options": {"timed_clock": True}}, seed=5, actions=40),
+          ("screen:table", "dialog:choice:time_up")),
     # two numbers called: the dialog says what that pays
     Scene("table-tozsde-casino", "table", Play(SETUP, seed=11, until=_a_bet_offered),
           ("screen:table", "dialog:wager", "toggle:3", "toggle:5")),

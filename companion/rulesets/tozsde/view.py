@@ -38,6 +38,7 @@ class View(Choices):
         ro = state.data.get("rolloff", {})
         n = len(state.players)
         view["rolloff"] = {
+            "order_by": self.setup.get("order_by", "rolloff"),  # the setup's way: a roll-off or by hand (§5)
             "by_hand": ro.get("by_hand", False),
             "rolling": list(ro.get("group", [])),
             "rolls": [{"seat": s, "value": v} for s, v in ro.get("rolls", [])],
