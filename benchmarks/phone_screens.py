@@ -18,6 +18,7 @@ at p95.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import random
@@ -63,14 +64,18 @@ async def phones(url: str, expected: int) -> dict[str, dict[str, Any]]:
     phone (by its number: seats 0–5, then six watching): ``seqs`` and ``times``, the number and the
     arrival (taken as the message arrives, before it is read) of each change, and its last ``view``.
     ``python benchmarks/phone_screens.py --phones URL N`` prints "ready" once all have joined, then
-    this as JSON; the app's side must allow every ask to join."""
+    this as JSON; the app's side must allow every ask to join. Each phone comes from an address of its
+    own (127.0.0.2, 127.0.0.3, …), as each phone on the table's network does: the web process limits
+    what one address may ask."""
     import aiohttp
 
     arrivals: dict[str, dict[str, Any]] = {}
-    async with aiohttp.ClientSession() as session:
+    async with contextlib.AsyncExitStack() as stack:
         sockets = []
         firsts: list[int] = []
         for n in range(12):
+            own = aiohttp.TCPConnector(local_addr=(f"127.0.0.{n + 2}", 0))
+            session = await stack.enter_async_context(aiohttp.ClientSession(connector=own))
             ws = await session.ws_connect(url + "/ws")
             await ws.send_json({"t": "hello", "lang": ("en", "hu", "de")[n % 3]})
             await ws.receive()

@@ -1,6 +1,6 @@
 """A table, its phones' web side and phones that talk to it, for the tests of issue 16.
 
-:class:`Served` runs the web side in this process (a :class:`phones.server.Hub` on a free port,
+:class:`Served` runs the web side in this process (a :class:`phones.hub.Hub` on a free port,
 its messages to the app collected in ``to_app``) for the door's tests; :class:`Played` runs the
 real thing: a :class:`~companion.table.Table` owned by the test's event loop, a
 :class:`~phones.bridge.Bridge` and its web process.
@@ -21,7 +21,8 @@ from companion.bots import choose
 from companion.game import Game
 from companion.table import Table
 from phones.bridge import Bridge, News
-from phones.server import Hub, serve
+from phones.door import serve
+from phones.hub import Hub
 from phones.seatview import phone_choices
 from phones.replica import Replica
 from phones.wire import Change
@@ -70,6 +71,8 @@ class Phone:
         self.seat: int | None = None
         self.number = 0
         self.seq = 0
+        self.epoch = ""
+        """The web process's run its steps are numbered in (said on joining)."""
         self.view: dict[str, Any] | None = None
         self.got: list[tuple[float, dict[str, Any]]] = []
 
@@ -83,7 +86,7 @@ class Phone:
             body = json.loads(message.data)
             self.got.append((time.perf_counter(), body))
             if body["t"] == "joined":
-                self.token, self.seat = body["token"], body["seat"]
+                self.token, self.seat, self.epoch = body["token"], body["seat"], body["epoch"]
             if body["t"] == "change":
                 self.seq = body["seq"]
                 if body["view"] is not None:

@@ -11,7 +11,7 @@ from typing import Any
 import aiohttp
 import pytest
 
-from phones import server, strict
+from phones import door, strict
 from phones.bridge import Bridge
 from phones.guard import SECRET_BYTES, new_secret
 from tests.phones.support import Served, line_to_trade
@@ -201,7 +201,7 @@ def test_a_flood_of_ten_thousand_requests_is_refused_request_by_request() -> Non
 
 
 def test_two_hundred_idle_connections_are_bounded_and_reaped(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(server, "FIRST_REQUEST_SECONDS", 0.5)
+    monkeypatch.setattr(door, "HEAD_SECONDS", 0.5)
 
     async def scenario() -> None:
         async with Served(line_to_trade()) as served:
@@ -216,7 +216,7 @@ def test_two_hundred_idle_connections_are_bounded_and_reaped(monkeypatch: pytest
                     continue
                 if head.startswith(b"HTTP/1.1 503"):
                     refused += 1
-            assert refused >= 200 - server.MOST_CONNECTIONS
+            assert refused >= 200 - door.MOST_CONNECTIONS
             await asyncio.sleep(1.0)  # past FIRST_REQUEST_SECONDS: the silent ones are closed
             closed = 0
             for reader, writer in idle:
@@ -282,10 +282,10 @@ def test_only_loopback_and_private_addresses_are_served() -> None:
                                  ("2001:db8::1", False), ("::ffff:1.2.3.4", False), ("::ffff:192.168.0.2", True)):
             request = make_mocked_request("GET", "/", transport=FakeTransport(address))
             if allowed:
-                assert (await server.only_private(request, handler)).status == 200
+                assert (await door.only_private(request, handler)).status == 200
             else:
                 with pytest.raises(aiohttp.web.HTTPForbidden):
-                    await server.only_private(request, handler)
+                    await door.only_private(request, handler)
 
     run(scenario())
 
@@ -318,7 +318,7 @@ def test_nothing_the_phones_send_reaches_the_journal_except_through_the_table() 
 
 
 def test_a_phone_that_joins_nothing_is_closed_and_one_that_watches_stays(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(server, "JOIN_SECONDS", 0.3)
+    monkeypatch.setattr(door, "JOIN_SECONDS", 0.3)
 
     async def scenario() -> None:
         async with Served(line_to_trade()) as served:
