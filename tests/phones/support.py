@@ -131,6 +131,8 @@ class Served:
         self.hub.from_app({"t": "hello", "secret": "S3cr3t-" + "q" * 32, "trading": trading, "setup": SETUP,
                            "actions": actions or []})
         self.session: aiohttp.ClientSession | None = None
+        self.sessions: dict[str, aiohttp.ClientSession] = {}
+        """A session a phone's address other than 127.0.0.1 (each phone on a LAN has its own)."""
 
     async def __aenter__(self) -> Served:
         self.runner, self.listening = await serve(self.hub, "127.0.0.1", 0)
@@ -141,6 +143,8 @@ class Served:
     async def __aexit__(self, *exc: Any) -> None:
         assert self.session is not None
         await self.session.close()
+        for session in self.sessions.values():
+            await session.close()
         self.listening.close()
         await self.runner.cleanup()
 
@@ -148,9 +152,17 @@ class Served:
     def base(self) -> str:
         return f"http://127.0.0.1:{self.port}/g/{self.hub.secret}"
 
-    async def phone(self, seat: int | None = None, language: str = "en") -> Phone:
+    def from_address(self, address: str) -> aiohttp.ClientSession:
+        """A session whose connections come from ``address`` (any of 127.0.0.0/8 is this machine's)."""
         assert self.session is not None
-        phone = Phone(await self.session.ws_connect(self.base + "/ws"), language, self.allow)
+        if address == "127.0.0.1":
+            return self.session
+        if address not in self.sessions:
+            self.sessions[address] = aiohttp.ClientSession(connector=aiohttp.TCPConnector(local_addr=(address, 0)))
+        return self.sessions[address]
+
+    async def phone(self, seat: int | None = None, language: str = "en", address: str = "127.0.0.1") -> Phone:
+        phone = Phone(await self.from_address(address).ws_connect(self.base + "/ws"), language, self.allow)
         if seat is not None:
             await phone.join(seat)
         return phone
