@@ -115,3 +115,25 @@ def test_the_table_allows_or_refuses_through_the_bridge(tmp_path: Path) -> None:
             assert joined.seat == 0 and joined.said.text("de") == "Das Telefon von Anna ist dabei."
 
     run(scenario())
+
+
+def test_a_seat_taken_over_by_its_token_tells_the_old_phone() -> None:
+    """Issue 25: a second connection with the seat's token takes it over; the first hears why."""
+    async def scenario() -> None:
+        async with Served(line_to_trade()) as served:
+            old = await served.phone(0, "de")
+            new = await served.phone(None, "de")
+            await new.send({"t": "hello", "lang": "de", "token": old.token, "since": old.seq, "epoch": old.epoch})
+            assert (await new.next("joined"))["seat"] == 0
+            gone = await old.next("gone")
+            assert gone["text"] == "Ein anderes Telefon hat diesen Platz übernommen; diese Seite spielt nicht mehr dafür."
+            # a token the seat no longer has says why the page is back at picking a seat
+            await new.send({"t": "join", "seat": 0})
+            await new.next("waiting")
+            await served.allow(0)
+            assert (await new.next("joined"))["token"] != old.token
+            stale = await served.phone(None, "de")
+            await stale.send({"t": "hello", "lang": "de", "token": old.token})
+            assert (await stale.next("seats"))["text"] == "Dieses Telefon hat seinen Platz nicht mehr: bitte den Platz neu wählen."
+
+    run(scenario())
