@@ -200,40 +200,6 @@ def test_a_flood_of_ten_thousand_requests_is_refused_request_by_request() -> Non
     run(scenario())
 
 
-def test_two_hundred_idle_connections_are_bounded_and_reaped(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(door, "HEAD_SECONDS", 0.5)
-
-    async def scenario() -> None:
-        async with Served(line_to_trade()) as served:
-            seat = turn_seat(served)
-            phone = await served.phone(seat)
-            idle = [await asyncio.open_connection("127.0.0.1", served.port) for _ in range(200)]
-            refused = 0
-            for reader, _writer in idle:
-                try:
-                    head = await asyncio.wait_for(reader.read(200), 0.2)
-                except asyncio.TimeoutError:
-                    continue
-                if head.startswith(b"HTTP/1.1 503"):
-                    refused += 1
-            assert refused >= 200 - door.MOST_CONNECTIONS
-            await asyncio.sleep(1.0)  # past FIRST_REQUEST_SECONDS: the silent ones are closed
-            closed = 0
-            for reader, writer in idle:
-                if await asyncio.wait_for(reader.read(64), 1.0) == b"":
-                    closed += 1
-                writer.close()
-            assert closed == 200
-            # the joined phone stayed, and a new phone gets in
-            served.hub.from_app({"t": "trading", "on": True})
-            change = await phone.next("change")
-            assert change["view"]["turn"]["mine"]
-            late = await served.phone((seat + 1) % 3)
-            assert late.view is not None and served.acts() == []
-
-    run(scenario())
-
-
 def test_a_phone_acts_only_for_its_seat_and_on_its_turn() -> None:
     async def scenario() -> None:
         async with Served(line_to_trade()) as served:

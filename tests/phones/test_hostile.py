@@ -139,7 +139,7 @@ def test_a_flood_of_watchers_is_limited_apart_from_the_seats() -> None:
                     assert error.status == 503
                     refused += 1
             assert refused == 48 - door.PER_ADDRESS
-            answers = []
+            answers: list[dict[str, Any]] = []
             for watcher in flood:
                 await watcher.send({"t": "join", "seat": None})
                 answers.append(await watcher.next("change") if len(answers) < hub.WATCHERS_PER_ADDRESS else
