@@ -173,7 +173,7 @@ def step(app: Any, ruleset: str, word: str) -> None:
 
         for seat in (0, 1):
             name = app.session.table.state.players[seat].name
-            app.phones._heard(News(seat, Said("phones.asks", {"name": name}), f"shown-{seat}"))
+            app.phones._heard(News(seat, Said("phones.asks", {"name": name, "code": ("482", "915")[seat]}), f"shown-{seat}"))
     elif word == "rules":
         app.manager.current = "rules"
         app.manager.get_screen("rules").show(ruleset)
