@@ -188,10 +188,10 @@ def writer(db: str, game_id: int, count: int) -> list[float]:
     return commits
 
 
-def other_writer(work: Path) -> list[float]:
-    """Commit → phone (ms) for each action another process writes on a line of :data:`ACTIONS` actions:
-    the table follows the journal on every tick (60 Hz, as the app's clock does) and the bridge passes
-    the new action on as the one step it is."""
+def other_writer(work: Path) -> tuple[list[float], list[float]]:
+    """Commit → phone (ms) for each action another process writes on a line of :data:`ACTIONS` actions,
+    and commit → the table following it (ms): the table follows the journal on every tick (60 Hz, as
+    the app's clock does) and the bridge passes the new action on as the one step it is."""
     from companion.table import Table
     from phones.bridge import Bridge
 
@@ -207,8 +207,11 @@ def other_writer(work: Path) -> list[float]:
     assert client.stdout is not None and client.stdout.readline().strip() == "ready"
     other = subprocess.Popen([sys.executable, __file__, "--writer", str(work / "games.db"), str(table.game_id), str(WRITTEN)],
                              stdout=subprocess.PIPE, text=True)
+    followed: list[float] = []
     while table.length < ACTIONS + WRITTEN:
+        before = table.length
         table.refresh()
+        followed += [time.perf_counter()] * (table.length - before)
         time.sleep(1 / 60)
     commits = json.loads(other.communicate(timeout=600)[0])
     arrivals = json.loads(client.communicate(timeout=600)[0])
@@ -219,7 +222,7 @@ def other_writer(work: Path) -> list[float]:
         latencies += [(arrived - committed) * 1000 for arrived, committed in zip(got["times"], commits)]
     bridge.stop()
     table.close()
-    return latencies
+    return latencies, [(seen - committed) * 1000 for seen, committed in zip(followed, commits)]
 
 
 def measure(with_phones: bool) -> tuple[list[float], list[float], list[float]]:
@@ -247,7 +250,10 @@ def main() -> None:
     rows = []
     if sys.argv[1:2] == ["--other-writer"] or not sys.argv[1:]:
         with tempfile.TemporaryDirectory() as work:
-            latencies = other_writer(Path(work))
+            latencies, following = other_writer(Path(work))
+        rows.append(("another process's commit → the table follows it (a tick at 60 Hz), median",
+                     ms(statistics.median(following))))
+        rows.append(("another process's commit → the table follows it, p95", ms(p95(following))))
         rows.append((f"another process's commit → each of 12 phones, on a line of {ACTIONS:,} actions, median",
                      ms(statistics.median(latencies))))
         rows.append(("another process's commit → each of 12 phones, p95", ms(p95(latencies))))

@@ -44,6 +44,7 @@ from phones.guard import new_secret
 from phones.wire import APP_ENVIRONMENT, Change, line
 
 if TYPE_CHECKING:
+    from companion.journal.chain import Head
     from companion.table import Outcome, Table
 
 log = logging.getLogger("phones.bridge")
@@ -92,6 +93,8 @@ class Bridge:
         self._unsubscribe: Callable[[], None] | None = None
         self._setup: dict[str, Any] | None = None
         self._line: list[Action] = []
+        self._head: Head | None = None
+        """Where the table's line stood when the bridge last took it (another writer's change is checked against it)."""
         self._change: Change | None = None
         self._hello = False
         self._notes: deque[dict[str, Any]] = deque()
@@ -155,6 +158,7 @@ class Bridge:
         with self._lock:
             self._setup = table.setup
             self._line = table.actions()
+            self._head = table.head
             self._change = None
             self._seats.clear()
             self._answers.clear()
@@ -189,8 +193,11 @@ class Bridge:
                 change = Change(before, (action["redone"],))
             elif outcome.accepted and kind not in ("undo", "redo") and table.length == before + 1:
                 change = Change(before, (action,))
-            else:  # another writer, a reload: the line from where it differs
+            elif table.head_at(before) == self._head:  # another writer added to the line: only the new actions read
+                change = Change(before, tuple(table.actions(before)))
+            else:  # another writer took some back, a reload: the line from where it differs
                 change = _difference(self._line, table.actions())
+            self._head = table.head
             del self._line[change.base:]
             self._line.extend(change.tail)
             self._change = change if self._change is None else self._change.then(change)

@@ -9,8 +9,8 @@ it is when it sends it. A phone that reads, however slowly, is never closed for 
 >>> for n in range(QUEUED_CHANGES + 1):
 ...     outbox.put(f"step {n}", change=True)
 >>> outbox.put("a reply")
->>> len(outbox), outbox.items[0] is LATEST, outbox.items[-1]
-(2, True, 'a reply')
+>>> len(outbox), outbox.items[0] is LATEST, outbox.items[-1]  # a step or not, and the text
+(2, True, (False, 'a reply'))
 """
 
 from __future__ import annotations
