@@ -8,7 +8,7 @@ import random
 from pathlib import Path
 from typing import Any
 
-from companion.bots import play
+from companion.bots import choose, play
 from companion.table import Table
 from phones.wire import Change
 from tests.phones.support import SETUP, Played, Served, line_to_trade
@@ -61,6 +61,33 @@ def test_another_writer_moves_the_line_and_the_phones_follow(tmp_path: Path) -> 
             assert played.table.refresh()  # the app's tick follows the other writer
             while phone.view is None or len(phone.view["history"]) < 1 or played.bridge.line_length != 6:
                 await phone.next("change")
+            assert played.bridge.line_length == 6
+
+    run(scenario())
+
+
+def test_another_writer_that_takes_back_says_so_and_only_then(tmp_path: Path) -> None:
+    """Issue 25: another writer's take-back is said once, for what it took back of the line the phones
+    saw; what it adds after comes as steps, and an addition alone is never a take-back."""
+    async def scenario() -> None:
+        async with Played(tmp_path) as played:
+            line = line_to_trade()
+            for action in line[:6]:
+                assert played.table.submit(action).accepted
+            phone = await played.phone(1)
+            seen = phone.seq
+            other = Table.open(tmp_path / "games.db", played.table.game_id)
+            assert other.undo().accepted and other.undo().accepted
+            assert other.submit(line[4], "console").accepted
+            rng = random.Random(1)
+            instead = next(a for a in (choose(other.game, rng) for _ in range(50)) if a != line[5])
+            assert other.submit(instead, "console").accepted
+            other.close()
+            assert played.table.refresh()
+            while phone.seq < seen + 2:
+                await phone.next("change")
+            said = [c["said"] for c in phone.changes() if c["seq"] > seen]
+            assert said[0] == ["1 action taken back."] and said[1] and "taken back" not in " ".join(said[1])
             assert played.bridge.line_length == 6
 
     run(scenario())
