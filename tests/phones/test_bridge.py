@@ -11,7 +11,7 @@ from typing import Any
 from companion.bots import choose, play
 from companion.table import Table
 from phones.wire import Change
-from tests.phones.support import SETUP, Played, Served, line_to_trade
+from tests.phones.support import SETUP, Phone, Played, Served, line_to_trade
 
 
 def run(scenario: Any) -> Any:
@@ -47,14 +47,19 @@ def test_undo_and_redo_reach_the_phones_as_steps(tmp_path: Path) -> None:
     run(scenario())
 
 
+async def beside_another_writer(played: Played, played_first: int) -> tuple[list[dict[str, Any]], Phone, Table]:
+    """The table plays the first actions of a line, a phone joins seat 1, and another writer opens the journal."""
+    line = line_to_trade()
+    for action in line[:played_first]:
+        assert played.table.submit(action).accepted
+    phone = await played.phone(1)
+    return line, phone, Table.open(played.table.journal.path, played.table.game_id)
+
+
 def test_another_writer_moves_the_line_and_the_phones_follow(tmp_path: Path) -> None:
     async def scenario() -> None:
         async with Played(tmp_path) as played:
-            line = line_to_trade()
-            for action in line[:3]:
-                assert played.table.submit(action).accepted
-            phone = await played.phone(1)
-            other = Table.open(tmp_path / "games.db", played.table.game_id)
+            line, phone, other = await beside_another_writer(played, 3)
             for action in line[3:6]:
                 assert other.submit(action, "console").accepted
             other.close()
@@ -71,12 +76,8 @@ def test_another_writer_that_takes_back_says_so_and_only_then(tmp_path: Path) ->
     saw; what it adds after comes as steps, and an addition alone is never a take-back."""
     async def scenario() -> None:
         async with Played(tmp_path) as played:
-            line = line_to_trade()
-            for action in line[:6]:
-                assert played.table.submit(action).accepted
-            phone = await played.phone(1)
+            line, phone, other = await beside_another_writer(played, 6)
             seen = phone.seq
-            other = Table.open(tmp_path / "games.db", played.table.game_id)
             assert other.undo().accepted and other.undo().accepted
             assert other.submit(line[4], "console").accepted
             rng = random.Random(1)
