@@ -10,6 +10,7 @@ import json
 import os
 import random
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -18,8 +19,8 @@ from typing import Any
 
 from companion.bots import choose
 from phones.hub import CATCH_UP_STEPS
-from phones.phone import QUEUED_CHANGES
-from tests.phones.support import Phone, Played, line_to_trade
+from phones.phone import LATEST, QUEUED_CHANGES
+from tests.phones.support import Phone, Played, Served, line_to_trade
 
 SIX = {"ruleset": "tozsde", "players": ["Anna", "Béla", "Csaba", "Dóra", "Emil", "Fanni"]}
 
@@ -68,14 +69,41 @@ def test_a_phone_that_stops_reading_for_600_actions_is_kept_and_shows_the_view_o
             await play(played, 600)
             latest = await now_seq(played)
             transport.resume_reading()
-            took, count = await until_view(phone, latest, WOKEN_SECONDS)
-            assert took < WOKEN_SECONDS
-            # never let go: its queue made way for its view instead (at most the steps its socket's
-            # buffers held, then its waiting steps, then the view)
-            assert count < 600 and not phone.ws.closed
+            took, _count = await until_view(phone, latest, WOKEN_SECONDS)
+            assert took < WOKEN_SECONDS and not phone.ws.closed  # never let go for reading slowly
             assert played.table.submit(choose(played.table.game, random.Random(2)), "script").accepted
             change = await phone.next("change")
             assert change["seq"] == latest + 1 and change["view"]["seq"] == latest + 1
+
+    run(scenario())
+
+
+def test_what_waits_for_a_phone_that_reads_nothing_is_bounded_and_ends_in_its_view() -> None:
+    """The web side's queue for a phone that reads nothing (its socket's buffers made small, so that
+    they fill) never holds more than :data:`QUEUED_CHANGES` steps: they make way for the view."""
+    async def scenario() -> None:
+        async with Served(line_to_trade()) as served:
+            phone = await served.phone(1)
+            (held,) = [p for p in served.hub.phones if p.seat == 1]
+            theirs = phone.ws._conn.transport  # type: ignore[union-attr]
+            ours = held.ws._req.transport  # type: ignore[union-attr]
+            assert theirs is not None and ours is not None
+            theirs.get_extra_info("socket").setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+            ours.get_extra_info("socket").setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 4096)
+            theirs.pause_reading()
+            replica, rng, most = served.hub.replica, random.Random(3), 0
+            assert replica is not None
+            for _ in range(300):
+                if replica.game.state.finished:
+                    break
+                served.hub.from_app({"t": "line", "base": replica.length, "tail": [choose(replica.game, rng)]})
+                most = max(most, held.outbox.changes)
+                await asyncio.sleep(0)
+            assert replica.length > 200 and most <= QUEUED_CHANGES and LATEST in held.outbox.items
+            theirs.get_extra_info("socket").setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 1 << 20)  # awake: a phone's buffers
+            theirs.resume_reading()
+            took, count = await until_view(phone, replica.seq, WOKEN_SECONDS)
+            assert took < WOKEN_SECONDS and count < 100 and not phone.ws.closed
 
     run(scenario())
 
