@@ -167,6 +167,23 @@ class Table:
         """Where this table's copy of the line ends: every write is checked against it (C2)."""
         return Head(len(self._chain) - 1, self._chain[-1])
 
+    def head_at(self, length: int) -> Head | None:
+        """Where the line stood after its first ``length`` actions (None past its end): equal to a head
+        kept earlier only if the line still begins as it did then, so a follower that kept one knows
+        whether another writer only added to the line (C2's check, read from memory).
+
+        >>> import tempfile, os
+        >>> table = Table.new({"ruleset": "tozsde", "players": ["Anna", "Béla"]},
+        ...                   os.path.join(tempfile.mkdtemp(), "games.db"))
+        >>> kept = table.head
+        >>> table.submit({"type": "roll", "value": 3}).accepted, table.head_at(0) == kept, table.head_at(2)
+        (True, True, None)
+        >>> table.close()
+        """
+        if 0 <= length < len(self._chain):
+            return Head(length, self._chain[length])
+        return None
+
     @property
     def length(self) -> int:
         """Number of actions of the game as this table holds it."""

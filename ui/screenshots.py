@@ -233,7 +233,7 @@ def _phones_ask(app: Any) -> None:
 
     for seat in (0, 1):
         name = app.session.table.state.players[seat].name
-        app.phones._heard(News(seat, Said("phones.asks", {"name": name}), f"shown-{seat}"))
+        app.phones._heard(News(seat, Said("phones.asks", {"name": name, "code": ("482", "915")[seat]}), f"shown-{seat}"))
 
 
 def _until(done: Callable[[], bool], what: str, most: float = 60.0) -> None:
