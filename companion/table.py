@@ -39,7 +39,7 @@ from companion.debts import owed
 from companion.describe import Described, Group, describe
 from companion.events import Event
 from companion.game import Game
-from companion.inbox import Inbox, Input
+from companion.inbox import Inbox, Inputs
 from companion.messages import Said
 from companion.outcome import SNAPSHOT_EVERY, LineRefused, Outcome, Subscriber, TableView, check_line
 from companion.journal import Entry, Head, Journal, JournalDamaged, JournalError, JournalFull, JournalMoved, default_path
@@ -69,7 +69,7 @@ def _as_json(state: State) -> str:
     return json.dumps(state.to_json(), sort_keys=True)
 
 
-class Table:
+class Table(Inputs):
     """One open game with its journal; see the module docstring."""
 
     def __init__(self, journal: Journal, game_id: int) -> None:
@@ -580,32 +580,3 @@ class Table:
             except Exception:
                 log.exception("a subscriber of game %s failed on %s", self.game_id, outcome.action)
         return outcome
-
-    # -- inputs from other threads ---------------------------------------------
-    def enqueue(self, action: Any, source: str) -> Future[Outcome]:
-        """Thread-safe: queue an action for the owning thread; the future gets its outcome."""
-        return self._inbox.put(Input.ACTION, action, source, self.wake)
-
-    def enqueue_roll(self, value: Any, source: str) -> Future[Outcome]:
-        """Thread-safe: queue a die value; the roller is filled in when it is applied."""
-        return self._inbox.put(Input.ACTION, {"type": "roll", "value": value}, source, self.wake)
-
-    def enqueue_undo(self, source: str) -> Future[Outcome]:
-        """Thread-safe: queue an undo for the owning thread."""
-        return self._inbox.put(Input.UNDO, None, source, self.wake)
-
-    def enqueue_redo(self, source: str) -> Future[Outcome]:
-        """Thread-safe: queue a redo for the owning thread."""
-        return self._inbox.put(Input.REDO, None, source, self.wake)
-
-    def enqueue_deal(self, source: str) -> Future[Outcome]:
-        """Thread-safe: queue "make the action of chance due now" (:meth:`deal`), decided when it is applied.
-
-        A button that confirms the company draw or the shuffle uses this: the
-        random choice is made on the owning thread, from the state of that moment.
-        """
-        return self._inbox.put(Input.DEAL, None, source, self.wake)
-
-    def process_pending(self, timeout: float | None = None) -> int:
-        """Apply queued inputs on this (the owning) thread; wait up to ``timeout`` for the first."""
-        return self._inbox.process(self, timeout)
