@@ -1,5 +1,5 @@
 #!/bin/bash
-# Turn a fresh Raspberry Pi OS Lite (64-bit; trixie, or bookworm) into a kiosk that boots into the table
+# Turn a fresh Raspberry Pi OS Lite (64-bit, Trixie or Bookworm) into a kiosk that boots into the table
 # companion. Run as root from a copy of the repository; running it again changes nothing more.
 #
 #   sudo systemd/install.sh              install, then (re)start the kiosk
@@ -144,11 +144,17 @@ fi
 
 # 3. The virtual environment, by the README's own command. Kivy only ever as a wheel (it bundles
 #    SDL2 with KMSDRM): never built from source on the Pi.
-#    On a Pi, also the extra "pi": lgpio, gpiozero's pin factory for the buttons (a wheel too).
+#    Then the extra "pi": gpiod, libgpiod's own binding, which the buttons' pin factory
+#    (hardware/gpiod_pins.py) drives the kernel's GPIO chip with, only as a wheel too. Without it, or
+#    without a GPIO chip, the buttons are off and everything else works: never a reason to stop here.
 say "setting up $prefix/.venv (./run)"
 run_quiet env PIP_ONLY_BINARY=kivy "$prefix/run" companion --help
-if [ "$(uname -m)" = aarch64 ]; then
-  run env PIP_ONLY_BINARY=kivy,lgpio "$prefix/.venv/bin/python" -m pip install -q -e "${prefix}[pi]"
+if run env PIP_ONLY_BINARY=kivy,gpiod "$prefix/.venv/bin/python" -m pip install -q -e "${prefix}[pi]"; then
+  if ! compgen -G "/dev/gpiochip*" >/dev/null; then
+    say "there is no GPIO chip (/dev/gpiochip*) here: the GPIO buttons are off until there is one"
+  fi
+else
+  say "gpiod (the GPIO buttons' pin library) did not install: the GPIO buttons are off, the rest works"
 fi
 #    The code as bytecode, now: the service may write nothing in $prefix, so without it every
 #    start of the kiosk would compile each of the app's modules again on the Pi's CPU.
