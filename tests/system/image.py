@@ -97,14 +97,14 @@ def cache_key(arch: str, suite: str) -> str:
     """A hash of everything the image is made of.
 
     The project's tests, its texts for people (Markdown) and screenshots are copied into the image too,
-    but change nothing the appliance runs: of them only this builder, the guide it follows and the
-    GPIO chip's recipe count,
-    so a new step of the system test or a corrected sentence does not rebuild.
+    but change nothing the appliance runs: of them only this builder, the GPIO chip's recipe and the
+    guide's steps (not its sentences) count, so a new step of the system test or a corrected sentence
+    does not rebuild.
     """
     digest = hashlib.sha256()
     digest.update(f"{arch} {suite} {MIRROR} {IMAGE_SIZE} {PACKAGES} {INITRD_MODULES} {RULESET} {PLAYERS}\n".encode())
+    digest.update("\n".join(guide_steps()).encode() + b"\0")
     counted = {str(Path(module).resolve().relative_to(ROOT)) for module in (__file__, gpio_sim.__file__)}
-    counted.add(str(GUIDE.relative_to(ROOT)))
     for name in project_files():
         if name not in counted and (name.startswith(("tests/", "docs/screenshots/")) or name.endswith(".md")):
             continue
