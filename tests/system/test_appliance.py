@@ -554,11 +554,11 @@ def test_gpio_buttons_through_a_kernel_gpio_chip(appliance: Appliance) -> None:
     bank; udev gives it to the gpio group (install.sh's rule), the app's pin factory finds it by its label
     under the unit's device list; a line pulled low from outside is a press. Next moves the selection (the
     screen says so, the journal is unchanged), confirm takes it (journaled, the screen changes), undo takes
-    it back (the game as before confirm)."""
+    it back (the game as before confirm). The game is taken as the steps before left it: whatever the player
+    to move may do, confirm takes the choice next selected, and undo takes back the player's own action."""
     box = appliance
     agent = box.machine.agent
     agent.check("systemctl stop companion", timeout=START_TIMEOUT)
-    roll_is_next(box)
     chip = gpio_sim.Chip(agent)
     device = chip.make()
     owner = poll(f"udev to give {device} to the gpio group", lambda: agent.check(
