@@ -36,6 +36,8 @@ def add(commands: Any) -> None:
     p.add_argument("--pin", action="append", default=[], metavar="BCM=ACTION", help="a button, e.g. 17=roll")
     p.add_argument("--chip", help="the buttons' GPIO chip: /dev/gpiochipN, gpiochipN or its label "
                                   "(default: the Raspberry Pi header's)")
+    p.add_argument("--bluetooth", action="store_true",
+                   help="list the Bluetooth dice (Pixels, GoDice) in range, then print their rolls")
     p.add_argument("--seconds", type=float, help="stop after this long (default: until Ctrl-C)")
     p.add_argument("--count", type=bounded(1, 1_000_000), help="stop after this many faces and presses")
     p.set_defaults(run=hw_test)
@@ -51,6 +53,8 @@ def hw_test(args: argparse.Namespace) -> int:
     from hardware import tools
     from hardware.config import HardwareConfig
 
+    if args.bluetooth:
+        return tools.ble_test(args.seconds, args.count, args.lang)
     pins: dict[str, str] = {}
     for pair in args.pin:
         pin, _, action = pair.partition("=")

@@ -305,12 +305,17 @@ class GpiodPin(LocalPiPin):  # type: ignore[misc]
                 ready, _, _ = select.select([self._request.fd, wake], [], [])
                 if wake in ready:
                     return
-                with self._lock:
-                    events = self._request.read_edge_events()
+                try:
+                    with self._lock:
+                        events = self._request.read_edge_events()
+                except Exception:  # the request is broken: the buttons stop, the log says why
+                    log.exception("reading the edges of %r failed", self)
+                    return
                 for event in events:
                     rising = event.event_type == gpiod.EdgeEvent.Type.RISING_EDGE
-                    self._call_when_changed(event.timestamp_ns / 1e9, int(rising))
-        except Exception:  # never let a broken request end the process; the buttons stop, the log says why
-            log.exception("reading the edges of %r failed", self)
+                    try:
+                        self._call_when_changed(event.timestamp_ns / 1e9, int(rising))
+                    except Exception:  # one edge's handler (gpiozero's, a device still being made): the next edge
+                        log.exception("an edge of %r was not handled", self)
         finally:
             os.close(wake)

@@ -20,7 +20,7 @@ start=1
 cage=0
 render_dir=""
 user=companion
-groups=(video render input gpio dialout)
+groups=(video render input gpio dialout bluetooth)
 units=(companion.service companion-backup.service companion-backup.timer companion-backup.path)
 
 usage() { sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; }
@@ -117,8 +117,9 @@ esac
 
 # 1. System packages: the Mesa GL/EGL/GBM libraries SDL2's KMSDRM driver draws with (the aarch64
 #    Kivy wheel is built for desktop GL and loads libGL.so.1 through EGL: libgl1), libmtdev for
-#    the touchscreen, venv for ./run. SDL2 and Kivy themselves come as the Kivy wheel (pip).
-packages=(python3-venv libegl1 libgl1 libgles2 libgbm1 libgl1-mesa-dri libdrm2 libmtdev1)
+#    the touchscreen, venv for ./run, BlueZ for the Bluetooth dice (bleak talks to bluetoothd over
+#    the system bus). SDL2 and Kivy themselves come as the Kivy wheel (pip).
+packages=(python3-venv libegl1 libgl1 libgles2 libgbm1 libgl1-mesa-dri libdrm2 libmtdev1 bluez)
 [ "$cage" != 0 ] && packages+=(cage xwayland)
 missing=()
 for package in "${packages[@]}"; do
@@ -161,7 +162,8 @@ fi
 run "$prefix/.venv/bin/python" -m compileall -q "$prefix/companion" "$prefix/ui" "$prefix/hardware" "$prefix/phones"
 
 # 4. The service's own user: no login, no home but its state folder, and the groups of the
-#    display (video, render), the touchscreen (input), the buttons (gpio) and the die (dialout).
+#    display (video, render), the touchscreen (input), the buttons (gpio), the die (dialout) and
+#    the Bluetooth dice (bluetooth: Debian's D-Bus policy lets that group talk to bluetoothd).
 #    Raspberry Pi OS has a gpio group and a udev rule giving it the GPIO chips; plain Debian has
 #    neither (its chips are root's alone): both are made here as Raspberry Pi OS has them (on
 #    Raspberry Pi OS the rule only says again what its own says).

@@ -298,3 +298,17 @@ def test_a_die_on_bluetooth_or_tcp_is_reachable_and_only_nearby() -> None:
             continue
         network = ipaddress.ip_network(entry)
         assert network.is_private and not network.is_global, entry
+
+
+def test_bluetooth_dice_go_through_bluez_on_the_system_bus_and_nothing_more() -> None:
+    """bleak talks to bluetoothd over D-Bus (AF_UNIX, the system bus): no AF_BLUETOOTH, no capability
+    (docs/smart-dice.md); install.sh installs BlueZ and puts the user in the bluetooth group."""
+    unit = "companion.service"
+    families = set(one(unit, "RestrictAddressFamilies").split())
+    assert "AF_UNIX" in families and "AF_BLUETOOTH" not in families
+    assert one(unit, "CapabilityBoundingSet") == "" and one(unit, "PrivateIPC") == "yes"
+    assert values(unit, "PrivateNetwork") in ([], ["no"])  # the bus socket is in /run, outside any namespace
+    assert values(unit, "InaccessiblePaths") == [] and values(unit, "BindPaths") == []
+    script = INSTALL.read_text()
+    assert re.search(r"^packages=\(.*\bbluez\b.*\)$", script, re.M)
+    assert re.search(r"^groups=\(.*\bbluetooth\b.*\)$", script, re.M)

@@ -95,11 +95,13 @@ def test_hw_test_presses_a_button_on_the_chip_named(monkeypatch: pytest.MonkeyPa
         ["hw-test", "--pin", "17=roll", "--chip", "gpio-sim.0-node0", "--count", "1", "--seconds", str(WAIT)])))
     runner.start()
     sim = chips["/dev/gpiochip1"]
-    for _ in range(int(WAIT / 0.05)):  # until the command has claimed the line and pulled it up
-        if sim.lines[17].settings is not None and sim.lines[17].pull == 1:
+    for _ in range(int(WAIT / 0.2)):  # press and let go until the command has seen a press (it stops at one)
+        sim.pull(17, 0)
+        runner.join(0.1)
+        sim.pull(17, 1)
+        runner.join(0.1)
+        if not runner.is_alive():
             break
-        runner.join(0.05)
-    sim.pull(17, 0)
     runner.join(WAIT)
     assert status == [0]
     assert "button: pin 17 → roll" in capsys.readouterr().out
