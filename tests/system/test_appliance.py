@@ -544,7 +544,7 @@ def set_buttons(box: Appliance, pins: dict[int, str]) -> None:
     """The buttons in the settings file the app reads at its start (the app stopped), the die kept."""
     python = (f"from pathlib import Path; from ui.settings import Settings; p = Path('{SETTINGS}');"
               " s, why = Settings.load(p); assert why is None, why;"
-              f" s.hardware = {{**s.hardware, 'buttons': {{'pins': {json.dumps({str(k): v for k, v in pins.items()})}}}}};"
+              f" s.hardware = {{**s.hardware, 'buttons': {{'pins': { {str(k): v for k, v in pins.items()}!r}}}}};"
               " s.save(p)")
     box.machine.agent.check(f"cd /opt/companion && runuser -u companion -- .venv/bin/python -c \"{python}\"")
 
