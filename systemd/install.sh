@@ -104,7 +104,10 @@ fi
 if [ -r /etc/os-release ]; then
   # shellcheck disable=SC1091
   . /etc/os-release
-  [ "${VERSION_CODENAME:-}" = bookworm ] || say "made for Raspberry Pi OS Bookworm; this is ${PRETTY_NAME:-unknown}: going on"
+  case "${VERSION_CODENAME:-}" in
+    trixie|bookworm) ;;
+    *) say "made for Raspberry Pi OS on Debian 13 (trixie) or 12 (bookworm); this is ${PRETTY_NAME:-unknown}: going on" ;;
+  esac
 fi
 case "$(uname -m)" in
   aarch64|x86_64) ;;
@@ -161,6 +164,9 @@ run "$prefix/.venv/bin/python" -m compileall -q "$prefix/companion" "$prefix/ui"
 # 4. The service's own user: no login, no home but its state folder, and the groups of the
 #    display (video, render), the touchscreen (input), the buttons (gpio), the die (dialout) and
 #    the Bluetooth dice (bluetooth: Debian's D-Bus policy lets that group talk to bluetoothd).
+#    Raspberry Pi OS has a gpio group and a udev rule giving it the GPIO chips; plain Debian has
+#    neither (its chips are root's alone): both are made here as Raspberry Pi OS has them (on
+#    Raspberry Pi OS the rule only says again what its own says).
 if ! getent group "$user" >/dev/null; then
   run groupadd --system "$user"
 fi
@@ -169,12 +175,24 @@ if ! id "$user" >/dev/null 2>&1; then
     --shell /usr/sbin/nologin --comment "Table companion kiosk" "$user"
 fi
 for group in "${groups[@]}"; do
-  if getent group "$group" >/dev/null; then
+  if [ "$group" = gpio ] && ! getent group gpio >/dev/null; then
+    run groupadd --system gpio
+    run usermod -a -G "$group" "$user"
+  elif getent group "$group" >/dev/null; then
     run usermod -a -G "$group" "$user"
   else
     say "there is no group $group here; the kiosk will not reach those devices"
   fi
 done
+write_file /etc/udev/rules.d/60-companion-gpio.rules <<'EOF'
+# The GPIO chips (the buttons) to the gpio group, as Raspberry Pi OS's own rule gives them (systemd/install.sh).
+SUBSYSTEM=="gpio", KERNEL=="gpiochip[0-9]*", GROUP="gpio", MODE="0660"
+EOF
+#    the chips there now, on a running system (at a boot udev reads the rule by itself)
+if [ "$dry_run" = 1 ] || [ -d /run/systemd/system ]; then
+  run udevadm control --reload
+  run udevadm trigger --subsystem-match=gpio --action=add
+fi
 
 # 5. The units, with the code's folder, and the settings file the unit reads.
 for unit in "${units[@]}"; do

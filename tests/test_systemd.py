@@ -233,6 +233,8 @@ def test_install_dry_run_says_every_step_and_changes_nothing(tmp_path: Path) -> 
         assert f"+ write /etc/systemd/system/{unit}" in out
     assert "+ systemctl enable companion.service companion-backup.timer companion-backup.path" in out
     assert "+ systemctl disable getty@tty1.service" in out
+    # plain Debian gives the GPIO chips to root alone: the gpio group gets them, as on Raspberry Pi OS
+    assert "+ write /etc/udev/rules.d/60-companion-gpio.rules" in out
     assert "restart companion.service" not in out  # --no-start
     assert not prefix.exists()
 

@@ -1,8 +1,8 @@
-"""The appliance's disk image: Debian bookworm from the archive, set up by docs/raspberry-pi.md's own steps.
+"""The appliance's disk image: Debian from the archive (trixie, or bookworm), set up by docs/raspberry-pi.md's own steps.
 
 The image is cached outside the checkout (``$COMPANION_SYSTEST_CACHE``, else
 ``/var/cache/companion-systest``), in a folder named by a hash of everything that went into it:
-this builder, the architecture, the package list and every file of the project that the guide's
+this builder, the Debian release, the architecture, the package list and every file of the project that the guide's
 ``git clone`` copies. A second run with nothing changed boots at once.
 
 Needs root on the host (debootstrap, chroot, mounts) and Debian's ``debootstrap`` and ``e2fsprogs``;
@@ -22,10 +22,14 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from tests.system import gpio_sim
+
 ROOT = Path(__file__).resolve().parents[2]
 GUIDE = ROOT / "docs" / "raspberry-pi.md"
 MIRROR = "http://deb.debian.org/debian"
-SUITE = "bookworm"
+SUITES = ("trixie", "bookworm")
+"""The Debian releases the appliance is tested on, the default first: Raspberry Pi OS is built on
+trixie (Debian 13, Python 3.13) since October 2025 and still offers a bookworm (Debian 12, Python 3.11) image."""
 IMAGE_SIZE = "6G"
 
 KERNELS = {"amd64": "linux-image-amd64", "arm64": "linux-image-arm64"}
@@ -57,6 +61,7 @@ class Image:
 
     folder: Path
     arch: str
+    suite: str
 
     @property
     def disk(self) -> Path:
@@ -88,21 +93,23 @@ def project_files() -> list[str]:
     return sorted(name for name in out.decode().split("\0") if name and (ROOT / name).is_file())
 
 
-def cache_key(arch: str) -> str:
+def cache_key(arch: str, suite: str) -> str:
     """A hash of everything the image is made of.
 
     The project's tests, its texts for people (Markdown) and screenshots are copied into the image too,
-    but change nothing the appliance runs: of them only this builder and the guide it follows count,
-    so a new step of the system test or a corrected sentence does not rebuild.
+    but change nothing the appliance runs: of them only this builder, the GPIO chip's recipe and the
+    guide's steps (not its sentences) count, so a new step of the system test or a corrected sentence
+    does not rebuild.
     """
     digest = hashlib.sha256()
-    digest.update(f"{arch} {SUITE} {MIRROR} {IMAGE_SIZE} {PACKAGES} {INITRD_MODULES} {RULESET} {PLAYERS}\n".encode())
-    counted = {str(Path(__file__).resolve().relative_to(ROOT)), str(GUIDE.relative_to(ROOT))}
+    digest.update(f"{arch} {suite} {MIRROR} {IMAGE_SIZE} {PACKAGES} {INITRD_MODULES} {RULESET} {PLAYERS}\n".encode())
+    digest.update("\n".join(guide_steps()).encode() + b"\0")
+    counted = {str(Path(module).resolve().relative_to(ROOT)) for module in (__file__, gpio_sim.__file__)}
     for name in project_files():
         if name not in counted and (name.startswith(("tests/", "docs/screenshots/")) or name.endswith(".md")):
             continue
         digest.update(name.encode() + b"\0" + (ROOT / name).read_bytes() + b"\0")
-    return f"{arch}-{digest.hexdigest()[:16]}"
+    return f"{suite}-{arch}-{digest.hexdigest()[:16]}"
 
 
 def guide_steps() -> list[str]:
@@ -119,8 +126,9 @@ def guide_steps() -> list[str]:
 class Builder:
     """Builds one image into a fresh folder, logging every command."""
 
-    def __init__(self, arch: str, folder: Path) -> None:
+    def __init__(self, arch: str, suite: str, folder: Path) -> None:
         self.arch = arch
+        self.suite = suite
         self.folder = folder
         self.root = folder / "rootfs"
         self.log = (folder / "build.log").open("a")
@@ -159,17 +167,17 @@ class Builder:
 
     def bootstrap(self) -> None:
         """Debian's minimal system with the kernel and PACKAGES, from a tar of an earlier build if there is one."""
-        base_key = hashlib.sha256(f"{self.arch} {SUITE} {MIRROR} {KERNELS[self.arch]} {PACKAGES}".encode()).hexdigest()
-        base = cache_root() / f"base-{self.arch}-{base_key[:16]}.tar"
+        base_key = hashlib.sha256(f"{self.arch} {self.suite} {MIRROR} {KERNELS[self.arch]} {PACKAGES}".encode()).hexdigest()
+        base = cache_root() / f"base-{self.suite}-{self.arch}-{base_key[:16]}.tar"
         self.root.mkdir()
         if base.exists():
             self.sh("tar", "-C", str(self.root), "--numeric-owner", "--xattrs", "-xpf", str(base))
             return
         self.sh("debootstrap", "--variant=minbase", f"--arch={self.arch}",
-                "--include=" + ",".join([KERNELS[self.arch], *PACKAGES]), SUITE, str(self.root), MIRROR)
+                "--include=" + ",".join([KERNELS[self.arch], *PACKAGES]), self.suite, str(self.root), MIRROR)
         for deb in (self.root / "var/cache/apt/archives").glob("*.deb"):
             deb.unlink()
-        for old in cache_root().glob(f"base-{self.arch}-*.tar*"):
+        for old in cache_root().glob(f"base-{self.suite}-{self.arch}-*.tar*"):
             old.unlink()
         self.sh("tar", "-C", str(self.root), "--numeric-owner", "--xattrs", "-cpf", f"{base}.part", ".")
         Path(f"{base}.part").rename(base)
@@ -180,6 +188,7 @@ class Builder:
             self.prepare()
             self.follow_guide()
             self.seed_game()
+            gpio_sim.install(self, cache_root())
             self.finish()
         finally:
             self.unmount_all()
@@ -206,8 +215,8 @@ class Builder:
             "[Match]\nType=ether\n\n[Network]\nDHCP=ipv4\nGateway=10.0.2.2\nLinkLocalAddressing=no\nIPv6AcceptRA=no\n")
         shutil.copy("/etc/resolv.conf", self.root / "etc/resolv.conf")
         (self.root / "etc/apt/sources.list").write_text(
-            f"deb {MIRROR} {SUITE} main\ndeb {MIRROR} {SUITE}-updates main\n"
-            f"deb http://deb.debian.org/debian-security {SUITE}-security main\n")
+            f"deb {MIRROR} {self.suite} main\ndeb {MIRROR} {self.suite}-updates main\n"
+            f"deb http://deb.debian.org/debian-security {self.suite}-security main\n")
         (self.root / "etc/initramfs-tools/modules").write_text("\n".join(INITRD_MODULES) + "\n")
         # the host's own certificate authorities (a network that inspects TLS), for apt, git and pip; taken out at the end
         for ca in HOST_CAS.glob("*.crt"):
@@ -268,19 +277,19 @@ def _quote(text: str) -> str:
     return "'" + text.replace("'", "'\"'\"'") + "'"
 
 
-def ensure_image(arch: str = "amd64", say: object = print) -> tuple[Image, float]:
-    """The cached image for ``arch``, built first if missing; and the seconds the build took (0 if cached)."""
-    key = cache_key(arch)
+def ensure_image(arch: str = "amd64", suite: str = SUITES[0], say: object = print) -> tuple[Image, float]:
+    """The cached image of ``suite`` for ``arch``, built first if missing; and the seconds the build took (0 if cached)."""
+    key = cache_key(arch, suite)
     folder = cache_root() / key
-    image = Image(folder, arch)
+    image = Image(folder, arch, suite)
     if image.disk.exists() and image.kernel.exists() and image.initrd.exists():
         return image, 0.0
     cache_root().mkdir(parents=True, exist_ok=True)
     work = Path(tempfile.mkdtemp(prefix=f"{key}.", dir=cache_root()))
     started = time.monotonic()
-    builder = Builder(arch, work)
+    builder = Builder(arch, suite, work)
     if callable(say):
-        say(f"building the {arch} image {key} (log: {work / 'build.log'})")
+        say(f"building the {suite} {arch} image {key} (log: {work / 'build.log'})")
     try:
         builder.build()
     except BaseException:
@@ -294,12 +303,12 @@ def ensure_image(arch: str = "amd64", say: object = print) -> tuple[Image, float
     if folder.exists():
         shutil.rmtree(folder)
     work.rename(folder)
-    for old in cache_root().glob(f"{arch}-*"):  # keep only the newest image of each architecture
+    for old in cache_root().glob(f"{suite}-{arch}-*"):  # keep only the newest image of each release and architecture
         if old != folder and old.is_dir() and "." not in old.name:
             shutil.rmtree(old, ignore_errors=True)
     return image, time.monotonic() - started
 
 
 if __name__ == "__main__":
-    built, seconds = ensure_image(sys.argv[1] if len(sys.argv) > 1 else "amd64")
+    built, seconds = ensure_image(*sys.argv[1:3])
     print(f"{built.folder} ({seconds:.0f} s)")
