@@ -144,8 +144,10 @@ fi
 #    On a Pi, also the extra "pi": lgpio, gpiozero's pin factory for the buttons (a wheel too).
 say "setting up $prefix/.venv (./run)"
 run_quiet env PIP_ONLY_BINARY=kivy "$prefix/run" companion --help
-if [ "$(uname -m)" = aarch64 ]; then
-  run env PIP_ONLY_BINARY=kivy,lgpio "$prefix/.venv/bin/python" -m pip install -q -e "${prefix}[pi]"
+#    Where no wheel of it fits this Python (lgpio has none for 3.13), the kiosk goes on without the buttons.
+if [ "$(uname -m)" = aarch64 ] &&
+  ! run env PIP_ONLY_BINARY=kivy,lgpio "$prefix/.venv/bin/python" -m pip install -q -e "${prefix}[pi]"; then
+  say "no lgpio wheel for $("$prefix/.venv/bin/python" --version 2>&1): the GPIO buttons are off; the screen and the die work"
 fi
 #    The code as bytecode, now: the service may write nothing in $prefix, so without it every
 #    start of the kiosk would compile each of the app's modules again on the Pi's CPU.

@@ -22,6 +22,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from tests.system import arm64
+
 ROOT = Path(__file__).resolve().parents[2]
 GUIDE = ROOT / "docs" / "raspberry-pi.md"
 MIRROR = "http://deb.debian.org/debian"
@@ -75,6 +77,11 @@ class Image:
         return self.folder / "build.log"
 
 
+def suite_of(arch: str) -> str:
+    """The Debian release the image of ``arch`` is made of (arm64: see :mod:`tests.system.arm64`)."""
+    return arm64.SUITE if arch == "arm64" else SUITE
+
+
 def cache_root() -> Path:
     return Path(os.environ.get("COMPANION_SYSTEST_CACHE", "/var/cache/companion-systest"))
 
@@ -96,7 +103,7 @@ def cache_key(arch: str) -> str:
     so a new step of the system test or a corrected sentence does not rebuild.
     """
     digest = hashlib.sha256()
-    digest.update(f"{arch} {SUITE} {MIRROR} {IMAGE_SIZE} {PACKAGES} {INITRD_MODULES} {RULESET} {PLAYERS}\n".encode())
+    digest.update(f"{arch} {suite_of(arch)} {MIRROR} {IMAGE_SIZE} {PACKAGES} {INITRD_MODULES} {RULESET} {PLAYERS}\n".encode())
     counted = {str(Path(__file__).resolve().relative_to(ROOT)), str(GUIDE.relative_to(ROOT))}
     for name in project_files():
         if name not in counted and (name.startswith(("tests/", "docs/screenshots/")) or name.endswith(".md")):
@@ -121,6 +128,9 @@ class Builder:
 
     def __init__(self, arch: str, folder: Path) -> None:
         self.arch = arch
+        self.suite = suite_of(arch)
+        self.env = arm64.BUILD_ENV if arch == "arm64" else {}
+        """More environment for every program of the guest's run here (debootstrap's and the chroot's)."""
         self.folder = folder
         self.root = folder / "rootfs"
         self.log = (folder / "build.log").open("a")
@@ -129,7 +139,8 @@ class Builder:
     def sh(self, *command: str, stdin: str | None = None) -> None:
         self.log.write(f"\n$ {' '.join(command)}\n")
         self.log.flush()
-        result = subprocess.run(command, input=stdin, text=True, stdout=self.log, stderr=subprocess.STDOUT)
+        result = subprocess.run(command, input=stdin, text=True, stdout=self.log, stderr=subprocess.STDOUT,
+                                env={**os.environ, **self.env})
         if result.returncode != 0:
             raise RuntimeError(
                 f"image build: {' '.join(command)!r} failed ({result.returncode}); see {self.folder / 'build.log'}")
@@ -137,7 +148,8 @@ class Builder:
     def chroot(self, script: str, user: str = "root") -> None:
         wrapped = script if user == "root" else f"runuser -u {user} -- bash -euo pipefail -c {_quote(script)}"
         self.sh("unshare", "--uts", "--", "chroot", str(self.root), "/usr/bin/env", "-i",
-                "PATH=/usr/sbin:/usr/bin:/sbin:/bin", "HOME=/root", "LANG=C.UTF-8", "/bin/bash", "-euo", "pipefail",
+                "PATH=/usr/sbin:/usr/bin:/sbin:/bin", "HOME=/root", "LANG=C.UTF-8",
+                *(f"{name}={value}" for name, value in self.env.items()), "/bin/bash", "-euo", "pipefail",
                 "-c", f"hostname table\n{wrapped}")
 
     def mount(self, source: str, target: str, *options: str) -> None:
@@ -159,14 +171,14 @@ class Builder:
 
     def bootstrap(self) -> None:
         """Debian's minimal system with the kernel and PACKAGES, from a tar of an earlier build if there is one."""
-        base_key = hashlib.sha256(f"{self.arch} {SUITE} {MIRROR} {KERNELS[self.arch]} {PACKAGES}".encode()).hexdigest()
+        base_key = hashlib.sha256(f"{self.arch} {self.suite} {MIRROR} {self.env} {KERNELS[self.arch]} {PACKAGES}".encode()).hexdigest()
         base = cache_root() / f"base-{self.arch}-{base_key[:16]}.tar"
         self.root.mkdir()
         if base.exists():
             self.sh("tar", "-C", str(self.root), "--numeric-owner", "--xattrs", "-xpf", str(base))
             return
         self.sh("debootstrap", "--variant=minbase", f"--arch={self.arch}",
-                "--include=" + ",".join([KERNELS[self.arch], *PACKAGES]), SUITE, str(self.root), MIRROR)
+                "--include=" + ",".join([KERNELS[self.arch], *PACKAGES]), self.suite, str(self.root), MIRROR)
         for deb in (self.root / "var/cache/apt/archives").glob("*.deb"):
             deb.unlink()
         for old in cache_root().glob(f"base-{self.arch}-*.tar*"):
@@ -206,8 +218,8 @@ class Builder:
             "[Match]\nType=ether\n\n[Network]\nDHCP=ipv4\nGateway=10.0.2.2\nLinkLocalAddressing=no\nIPv6AcceptRA=no\n")
         shutil.copy("/etc/resolv.conf", self.root / "etc/resolv.conf")
         (self.root / "etc/apt/sources.list").write_text(
-            f"deb {MIRROR} {SUITE} main\ndeb {MIRROR} {SUITE}-updates main\n"
-            f"deb http://deb.debian.org/debian-security {SUITE}-security main\n")
+            f"deb {MIRROR} {self.suite} main\ndeb {MIRROR} {self.suite}-updates main\n"
+            f"deb http://deb.debian.org/debian-security {self.suite}-security main\n")
         (self.root / "etc/initramfs-tools/modules").write_text("\n".join(INITRD_MODULES) + "\n")
         # the host's own certificate authorities (a network that inspects TLS), for apt, git and pip; taken out at the end
         for ca in HOST_CAS.glob("*.crt"):
@@ -252,11 +264,19 @@ class Builder:
             f" && runuser -u companion -- .venv/bin/python -c \"{python}\"")
 
     def finish(self) -> None:
-        """The initrd with the virtual machine's disk and display; the kernel and initrd beside the image."""
-        self.chroot("update-initramfs -u -k all && apt-get clean && rm -rf /var/lib/apt/lists/*")
+        """The initrd with the virtual machine's disk and display; the kernel and initrd beside the image
+        (arm64's initrd made on the host: :mod:`tests.system.arm64`)."""
         boot = self.root / "boot"
+        if self.arch == "arm64":
+            busybox = arm64.fetch_busybox(self.chroot, self.root, self.folder)
+            loaded = arm64.make_initrd(self.root, busybox, self.folder / "initrd.img")
+            busybox.unlink()
+            self.log.write(f"\ninitrd made on the host, loading {' '.join(loaded)}\n")
+            self.chroot("apt-get clean && rm -rf /var/lib/apt/lists/*")
+        else:
+            self.chroot("update-initramfs -u -k all && apt-get clean && rm -rf /var/lib/apt/lists/*")
+            shutil.copy(sorted(boot.glob("initrd.img-*"))[-1], self.folder / "initrd.img")
         shutil.copy(sorted(boot.glob("vmlinuz-*"))[-1], self.folder / "vmlinuz")
-        shutil.copy(sorted(boot.glob("initrd.img-*"))[-1], self.folder / "initrd.img")
         shutil.rmtree(self.root / CLONE.lstrip("/"))
         for ca in (self.root / "usr/local/share/ca-certificates").glob("systest-*"):
             ca.unlink()
