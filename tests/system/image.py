@@ -139,8 +139,10 @@ class Builder:
     def sh(self, *command: str, stdin: str | None = None) -> None:
         self.log.write(f"\n$ {' '.join(command)}\n")
         self.log.flush()
+        started = time.monotonic()
         result = subprocess.run(command, input=stdin, text=True, stdout=self.log, stderr=subprocess.STDOUT,
                                 env={**os.environ, **self.env})
+        self.log.write(f"[{time.monotonic() - started:.0f} s, load {os.getloadavg()[0]:.1f}]\n")
         if result.returncode != 0:
             raise RuntimeError(
                 f"image build: {' '.join(command)!r} failed ({result.returncode}); see {self.folder / 'build.log'}")
