@@ -100,6 +100,9 @@ class ButtonsConfig:
     hold_seconds: float = 1.0
     pull_up: bool = True
     """Buttons wired from the pin to ground (the Pi's internal pull-up)."""
+    chip: str | None = None
+    """The GPIO chip of the pins: a path, a name (``gpiochip0``) or a label; None: the Raspberry Pi header's,
+    found by its label (:func:`hardware.gpiod_pins.find_chip`)."""
 
     @property
     def selects(self) -> bool:
@@ -136,6 +139,7 @@ class HardwareConfig:
                 "debounce_seconds": self.buttons.debounce_seconds,
                 "hold_seconds": self.buttons.hold_seconds,
                 "pull_up": self.buttons.pull_up,
+                "chip": self.buttons.chip,
             },
         }
 
@@ -175,6 +179,7 @@ def _buttons(raw: Any) -> ButtonsConfig:
         debounce_seconds=_number(raw, "debounce_seconds", ButtonsConfig.debounce_seconds, float, 0.001, 0.5),
         hold_seconds=_number(raw, "hold_seconds", ButtonsConfig.hold_seconds, float, 0.2, 10.0),
         pull_up=_flag(raw, "pull_up", ButtonsConfig.pull_up),
+        chip=_optional_text(raw, "chip", "buttons"),
     )
 
 
@@ -198,12 +203,12 @@ def _names() -> str:
     return ", ".join(a.value for a in ButtonAction)
 
 
-def _optional_text(raw: Mapping[str, Any], key: str) -> str | None:
+def _optional_text(raw: Mapping[str, Any], key: str, section: str = "die") -> str | None:
     value = raw.get(key)
     if value is None or value == "":
         return None
     if not isinstance(value, str):
-        raise ConfigError(f"die.{key} must be text, not {value!r}")
+        raise ConfigError(f"{section}.{key} must be text, not {value!r}")
     return value
 
 

@@ -115,7 +115,7 @@ class _Echo:
 
 
 def hw_test(die_port: str | None, pins: dict[int, str], seconds: float | None, count: int | None,
-            language: str = "en", pin_factory: Any = None, out: TextIO | None = None) -> int:
+            language: str = "en", pin_factory: Any = None, out: TextIO | None = None, chip: str | None = None) -> int:
     """``companion hw-test``: show live every die state and face and every button press."""
     shown = out or sys.stdout
     done = threading.Event()
@@ -139,7 +139,7 @@ def hw_test(die_port: str | None, pins: dict[int, str], seconds: float | None, c
     die = SerialDie(DieConfig(port=die_port), echo, source="hw-test")
     die.subscribe(show)
     bindings = {pin: Binding(ButtonAction(action)) for pin, action in pins.items()}
-    panel = ButtonPanel(ButtonsConfig(bindings), echo, pin_factory=pin_factory, source="hw-test")
+    panel = ButtonPanel(ButtonsConfig(bindings, chip=chip), echo, pin_factory=pin_factory, source="hw-test")
     panel.subscribe(show)
     panel.start()
     if panel.problem is not None:

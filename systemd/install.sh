@@ -1,5 +1,5 @@
 #!/bin/bash
-# Turn a fresh Raspberry Pi OS Lite (64-bit, Bookworm) into a kiosk that boots into the table
+# Turn a fresh Raspberry Pi OS Lite (64-bit, Trixie or Bookworm) into a kiosk that boots into the table
 # companion. Run as root from a copy of the repository; running it again changes nothing more.
 #
 #   sudo systemd/install.sh              install, then (re)start the kiosk
@@ -104,7 +104,10 @@ fi
 if [ -r /etc/os-release ]; then
   # shellcheck disable=SC1091
   . /etc/os-release
-  [ "${VERSION_CODENAME:-}" = bookworm ] || say "made for Raspberry Pi OS Bookworm; this is ${PRETTY_NAME:-unknown}: going on"
+  case "${VERSION_CODENAME:-}" in
+    trixie|bookworm) ;;
+    *) say "made for Raspberry Pi OS on Debian 13 (trixie) or 12 (bookworm); this is ${PRETTY_NAME:-unknown}: going on" ;;
+  esac
 fi
 case "$(uname -m)" in
   aarch64|x86_64) ;;
@@ -141,13 +144,17 @@ fi
 
 # 3. The virtual environment, by the README's own command. Kivy only ever as a wheel (it bundles
 #    SDL2 with KMSDRM): never built from source on the Pi.
-#    On a Pi, also the extra "pi": lgpio, gpiozero's pin factory for the buttons (a wheel too).
+#    Then the extra "pi": gpiod, libgpiod's own binding, which the buttons' pin factory
+#    (hardware/gpiod_pins.py) drives the kernel's GPIO chip with, only as a wheel too. Without it, or
+#    without a GPIO chip, the buttons are off and everything else works: never a reason to stop here.
 say "setting up $prefix/.venv (./run)"
 run_quiet env PIP_ONLY_BINARY=kivy "$prefix/run" companion --help
-#    Where no wheel of it fits this Python (lgpio has none for 3.13), the kiosk goes on without the buttons.
-if [ "$(uname -m)" = aarch64 ] &&
-  ! run env PIP_ONLY_BINARY=kivy,lgpio "$prefix/.venv/bin/python" -m pip install -q -e "${prefix}[pi]"; then
-  say "no lgpio wheel for $("$prefix/.venv/bin/python" --version 2>&1): the GPIO buttons are off; the screen and the die work"
+if run env PIP_ONLY_BINARY=kivy,gpiod "$prefix/.venv/bin/python" -m pip install -q -e "${prefix}[pi]"; then
+  if ! compgen -G "/dev/gpiochip*" >/dev/null; then
+    say "there is no GPIO chip (/dev/gpiochip*) here: the GPIO buttons are off until there is one"
+  fi
+else
+  say "gpiod (the GPIO buttons' pin library) did not install: the GPIO buttons are off, the rest works"
 fi
 #    The code as bytecode, now: the service may write nothing in $prefix, so without it every
 #    start of the kiosk would compile each of the app's modules again on the Pi's CPU.
@@ -155,6 +162,9 @@ run "$prefix/.venv/bin/python" -m compileall -q "$prefix/companion" "$prefix/ui"
 
 # 4. The service's own user: no login, no home but its state folder, and the groups of the
 #    display (video, render), the touchscreen (input), the buttons (gpio) and the die (dialout).
+#    Raspberry Pi OS has a gpio group and a udev rule giving it the GPIO chips; plain Debian has
+#    neither (its chips are root's alone): both are made here as Raspberry Pi OS has them (on
+#    Raspberry Pi OS the rule only says again what its own says).
 if ! getent group "$user" >/dev/null; then
   run groupadd --system "$user"
 fi
@@ -163,12 +173,24 @@ if ! id "$user" >/dev/null 2>&1; then
     --shell /usr/sbin/nologin --comment "Table companion kiosk" "$user"
 fi
 for group in "${groups[@]}"; do
-  if getent group "$group" >/dev/null; then
+  if [ "$group" = gpio ] && ! getent group gpio >/dev/null; then
+    run groupadd --system gpio
+    run usermod -a -G "$group" "$user"
+  elif getent group "$group" >/dev/null; then
     run usermod -a -G "$group" "$user"
   else
     say "there is no group $group here; the kiosk will not reach those devices"
   fi
 done
+write_file /etc/udev/rules.d/60-companion-gpio.rules <<'EOF'
+# The GPIO chips (the buttons) to the gpio group, as Raspberry Pi OS's own rule gives them (systemd/install.sh).
+SUBSYSTEM=="gpio", KERNEL=="gpiochip[0-9]*", GROUP="gpio", MODE="0660"
+EOF
+#    the chips there now, on a running system (at a boot udev reads the rule by itself)
+if [ "$dry_run" = 1 ] || [ -d /run/systemd/system ]; then
+  run udevadm control --reload
+  run udevadm trigger --subsystem-match=gpio --action=add
+fi
 
 # 5. The units, with the code's folder, and the settings file the unit reads.
 for unit in "${units[@]}"; do

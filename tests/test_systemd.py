@@ -225,12 +225,16 @@ def test_install_dry_run_says_every_step_and_changes_nothing(tmp_path: Path) -> 
     out = done.stdout
     assert f"+ copy {ROOT} to {prefix}" in out
     assert f"+ env PIP_ONLY_BINARY=kivy {prefix}/run companion --help" in out
+    # the buttons' pin library, only from its wheel, on every machine (issue 23); never a reason to stop
+    assert f"+ env PIP_ONLY_BINARY=kivy\\,gpiod {prefix}/.venv/bin/python -m pip install -q -e {prefix}\\[pi\\]" in out
     # the service can write nothing under the prefix: the bytecode is made at install, not at each start
     assert f"+ {prefix}/.venv/bin/python -m compileall -q {prefix}/companion {prefix}/ui {prefix}/hardware" in out
     for unit in UNITS:
         assert f"+ write /etc/systemd/system/{unit}" in out
     assert "+ systemctl enable companion.service companion-backup.timer companion-backup.path" in out
     assert "+ systemctl disable getty@tty1.service" in out
+    # plain Debian gives the GPIO chips to root alone: the gpio group gets them, as on Raspberry Pi OS
+    assert "+ write /etc/udev/rules.d/60-companion-gpio.rules" in out
     assert "restart companion.service" not in out  # --no-start
     assert not prefix.exists()
 

@@ -27,8 +27,8 @@ import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
-SUITE = "trixie"
-"""arm64 is the Pi a banker sets up today: Raspberry Pi OS on Debian 13."""
+SUITES = ("trixie",)
+"""What ``--arch arm64`` boots unless told otherwise: the Pi a banker sets up today, Raspberry Pi OS on Debian 13."""
 BUILD_ENV = {"INITRD": "No"}
 """For every program run in the chroot: the kernel's packages make no initramfs there."""
 ROOT_MODULES = ["virtio_blk", "ext4"]

@@ -1,7 +1,8 @@
 """The system test's one virtual machine, shared by its steps (they run in order, each on the state the last left).
 
 The steps run only when asked: ``COMPANION_SYSTEST=1`` (``.ci/run`` sets it), or by
-``python -m tests.system.appliance``. ``COMPANION_SYSTEST_ARCH=arm64`` boots the arm64 image.
+``python -m tests.system.appliance``. ``COMPANION_SYSTEST_SUITE=bookworm`` boots the bookworm image (default:
+trixie), ``COMPANION_SYSTEST_ARCH=arm64`` the arm64 one.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from tests.system.image import ensure_image
+from tests.system.image import SUITES, ensure_image
 from tests.system.machine import Appliance, Machine, MachineError
 
 OUT = Path(os.environ.get("COMPANION_SYSTEST_OUT", "/tmp/companion-systest"))
@@ -33,10 +34,11 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 @pytest.fixture(scope="session")
 def appliance() -> Iterator[Appliance]:
     arch = os.environ.get("COMPANION_SYSTEST_ARCH", "amd64")
-    folder = OUT / time.strftime(f"{arch}-%Y%m%d-%H%M%S")
+    suite = os.environ.get("COMPANION_SYSTEST_SUITE", SUITES[0])
+    folder = OUT / time.strftime(f"{suite}-{arch}-%Y%m%d-%H%M%S")
     folder.mkdir(parents=True)
     started = time.monotonic()
-    image, built = ensure_image(arch)
+    image, built = ensure_image(arch, suite)
     machine = Machine(image, folder)
     box = Appliance(machine)
     box.note("image build" if built else "image (cached)", built or time.monotonic() - started)

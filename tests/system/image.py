@@ -1,8 +1,8 @@
-"""The appliance's disk image: Debian bookworm from the archive, set up by docs/raspberry-pi.md's own steps.
+"""The appliance's disk image: Debian from the archive (trixie, or bookworm), set up by docs/raspberry-pi.md's own steps.
 
 The image is cached outside the checkout (``$COMPANION_SYSTEST_CACHE``, else
 ``/var/cache/companion-systest``), in a folder named by a hash of everything that went into it:
-this builder, the architecture, the package list and every file of the project that the guide's
+this builder, the Debian release, the architecture, the package list and every file of the project that the guide's
 ``git clone`` copies. A second run with nothing changed boots at once.
 
 Needs root on the host (debootstrap, chroot, mounts) and Debian's ``debootstrap`` and ``e2fsprogs``;
@@ -22,12 +22,14 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from tests.system import arm64
+from tests.system import arm64, gpio_sim
 
 ROOT = Path(__file__).resolve().parents[2]
 GUIDE = ROOT / "docs" / "raspberry-pi.md"
 MIRROR = "http://deb.debian.org/debian"
-SUITE = "bookworm"
+SUITES = ("trixie", "bookworm")
+"""The Debian releases the appliance is tested on, the default first: Raspberry Pi OS is built on
+trixie (Debian 13, Python 3.13) since October 2025 and still offers a bookworm (Debian 12, Python 3.11) image."""
 IMAGE_SIZE = "6G"
 
 KERNELS = {"amd64": "linux-image-amd64", "arm64": "linux-image-arm64"}
@@ -44,6 +46,8 @@ INITRD_MODULES = ["virtio_pci", "virtio_blk", "ext4", "virtio_gpu", "ftdi_sio", 
 USER = "pi"
 """The first user, as Raspberry Pi Imager makes it: may sudo without a password."""
 HOST_CAS = Path("/usr/local/share/ca-certificates")
+BUNDLE = "etc/ssl/certs/ca-certificates.crt"
+"""The guest's certificate authorities in one file, as OpenSSL (apt, git, pip) reads them."""
 CLONE = "/srv/companion.git"
 """Where the chroot sees the project as a git repository, for the guide's ``git clone``."""
 PIN = "2468"
@@ -59,6 +63,7 @@ class Image:
 
     folder: Path
     arch: str
+    suite: str
 
     @property
     def disk(self) -> Path:
@@ -77,11 +82,6 @@ class Image:
         return self.folder / "build.log"
 
 
-def suite_of(arch: str) -> str:
-    """The Debian release the image of ``arch`` is made of (arm64: see :mod:`tests.system.arm64`)."""
-    return arm64.SUITE if arch == "arm64" else SUITE
-
-
 def cache_root() -> Path:
     return Path(os.environ.get("COMPANION_SYSTEST_CACHE", "/var/cache/companion-systest"))
 
@@ -95,21 +95,23 @@ def project_files() -> list[str]:
     return sorted(name for name in out.decode().split("\0") if name and (ROOT / name).is_file())
 
 
-def cache_key(arch: str) -> str:
+def cache_key(arch: str, suite: str) -> str:
     """A hash of everything the image is made of.
 
     The project's tests, its texts for people (Markdown) and screenshots are copied into the image too,
-    but change nothing the appliance runs: of them only this builder and the guide it follows count,
-    so a new step of the system test or a corrected sentence does not rebuild.
+    but change nothing the appliance runs: of them only this builder, the GPIO chip's recipe and the
+    guide's steps (not its sentences) count, so a new step of the system test or a corrected sentence
+    does not rebuild.
     """
     digest = hashlib.sha256()
-    digest.update(f"{arch} {suite_of(arch)} {MIRROR} {IMAGE_SIZE} {PACKAGES} {INITRD_MODULES} {RULESET} {PLAYERS}\n".encode())
-    counted = {str(Path(__file__).resolve().relative_to(ROOT)), str(GUIDE.relative_to(ROOT))}
+    digest.update(f"{arch} {suite} {MIRROR} {IMAGE_SIZE} {PACKAGES} {INITRD_MODULES} {RULESET} {PLAYERS}\n".encode())
+    digest.update("\n".join(guide_steps()).encode() + b"\0")
+    counted = {str(Path(module).resolve().relative_to(ROOT)) for module in (__file__, gpio_sim.__file__, arm64.__file__)}
     for name in project_files():
         if name not in counted and (name.startswith(("tests/", "docs/screenshots/")) or name.endswith(".md")):
             continue
         digest.update(name.encode() + b"\0" + (ROOT / name).read_bytes() + b"\0")
-    return f"{arch}-{digest.hexdigest()[:16]}"
+    return f"{suite}-{arch}-{digest.hexdigest()[:16]}"
 
 
 def guide_steps() -> list[str]:
@@ -126,15 +128,17 @@ def guide_steps() -> list[str]:
 class Builder:
     """Builds one image into a fresh folder, logging every command."""
 
-    def __init__(self, arch: str, folder: Path) -> None:
+    def __init__(self, arch: str, suite: str, folder: Path) -> None:
         self.arch = arch
-        self.suite = suite_of(arch)
+        self.suite = suite
         self.env = arm64.BUILD_ENV if arch == "arm64" else {}
         """More environment for every program of the guest's run here (debootstrap's and the chroot's)."""
         self.folder = folder
         self.root = folder / "rootfs"
         self.log = (folder / "build.log").open("a")
         self.mounts: list[Path] = []
+        self.bundle = b""
+        """The guest's own :data:`BUNDLE`, put back at the end."""
 
     def sh(self, *command: str, stdin: str | None = None) -> None:
         self.log.write(f"\n$ {' '.join(command)}\n")
@@ -173,8 +177,9 @@ class Builder:
 
     def bootstrap(self) -> None:
         """Debian's minimal system with the kernel and PACKAGES, from a tar of an earlier build if there is one."""
-        base_key = hashlib.sha256(f"{self.arch} {self.suite} {MIRROR} {self.env} {KERNELS[self.arch]} {PACKAGES}".encode()).hexdigest()
-        base = cache_root() / f"base-{self.arch}-{base_key[:16]}.tar"
+        base_key = hashlib.sha256(
+            f"{self.arch} {self.suite} {MIRROR} {self.env} {KERNELS[self.arch]} {PACKAGES}".encode()).hexdigest()
+        base = cache_root() / f"base-{self.suite}-{self.arch}-{base_key[:16]}.tar"
         self.root.mkdir()
         if base.exists():
             self.sh("tar", "-C", str(self.root), "--numeric-owner", "--xattrs", "-xpf", str(base))
@@ -183,7 +188,7 @@ class Builder:
                 "--include=" + ",".join([KERNELS[self.arch], *PACKAGES]), self.suite, str(self.root), MIRROR)
         for deb in (self.root / "var/cache/apt/archives").glob("*.deb"):
             deb.unlink()
-        for old in cache_root().glob(f"base-{self.arch}-*.tar*"):
+        for old in cache_root().glob(f"base-{self.suite}-{self.arch}-*.tar*"):
             old.unlink()
         self.sh("tar", "-C", str(self.root), "--numeric-owner", "--xattrs", "-cpf", f"{base}.part", ".")
         Path(f"{base}.part").rename(base)
@@ -194,6 +199,7 @@ class Builder:
             self.prepare()
             self.follow_guide()
             self.seed_game()
+            gpio_sim.install(self, cache_root())
             self.finish()
         finally:
             self.unmount_all()
@@ -224,9 +230,14 @@ class Builder:
             f"deb http://deb.debian.org/debian-security {self.suite}-security main\n")
         (self.root / "etc/initramfs-tools/modules").write_text("\n".join(INITRD_MODULES) + "\n")
         # the host's own certificate authorities (a network that inspects TLS), for apt, git and pip; taken out at the end
+        # (added to the bundle here: update-ca-certificates in the chroot takes minutes under arm64's emulation;
+        # the files are there too, for any later run of it)
+        self.bundle = (self.root / BUNDLE).read_bytes()
         for ca in HOST_CAS.glob("*.crt"):
             shutil.copy(ca, self.root / "usr/local/share/ca-certificates" / f"systest-{ca.name}")
-        self.chroot("update-ca-certificates >/dev/null && systemctl enable systemd-networkd")
+            with (self.root / BUNDLE).open("ab") as bundle:
+                bundle.write(ca.read_bytes().rstrip(b"\n") + b"\n")
+        self.chroot("systemctl enable systemd-networkd")
         self.chroot(f"useradd --create-home --shell /bin/bash --groups sudo {USER} && passwd -d root"
                     f" && echo '{USER} ALL=(ALL) NOPASSWD: ALL' > /etc/sudoers.d/010_{USER}-nopasswd"
                     " && chmod 0440 /etc/sudoers.d/*")
@@ -282,7 +293,10 @@ class Builder:
         shutil.rmtree(self.root / CLONE.lstrip("/"))
         for ca in (self.root / "usr/local/share/ca-certificates").glob("systest-*"):
             ca.unlink()
-        self.chroot("update-ca-certificates --fresh >/dev/null")
+        if any((self.root / "etc/ssl/certs").glob("systest-*")):  # something ran update-ca-certificates since
+            self.chroot("update-ca-certificates --fresh >/dev/null")
+        else:
+            (self.root / BUNDLE).write_bytes(self.bundle)
         (self.root / "etc/resolv.conf").write_text("")
 
 
@@ -290,19 +304,19 @@ def _quote(text: str) -> str:
     return "'" + text.replace("'", "'\"'\"'") + "'"
 
 
-def ensure_image(arch: str = "amd64", say: object = print) -> tuple[Image, float]:
-    """The cached image for ``arch``, built first if missing; and the seconds the build took (0 if cached)."""
-    key = cache_key(arch)
+def ensure_image(arch: str = "amd64", suite: str = SUITES[0], say: object = print) -> tuple[Image, float]:
+    """The cached image of ``suite`` for ``arch``, built first if missing; and the seconds the build took (0 if cached)."""
+    key = cache_key(arch, suite)
     folder = cache_root() / key
-    image = Image(folder, arch)
+    image = Image(folder, arch, suite)
     if image.disk.exists() and image.kernel.exists() and image.initrd.exists():
         return image, 0.0
     cache_root().mkdir(parents=True, exist_ok=True)
     work = Path(tempfile.mkdtemp(prefix=f"{key}.", dir=cache_root()))
     started = time.monotonic()
-    builder = Builder(arch, work)
+    builder = Builder(arch, suite, work)
     if callable(say):
-        say(f"building the {arch} image {key} (log: {work / 'build.log'})")
+        say(f"building the {suite} {arch} image {key} (log: {work / 'build.log'})")
     try:
         builder.build()
     except BaseException:
@@ -316,12 +330,12 @@ def ensure_image(arch: str = "amd64", say: object = print) -> tuple[Image, float
     if folder.exists():
         shutil.rmtree(folder)
     work.rename(folder)
-    for old in cache_root().glob(f"{arch}-*"):  # keep only the newest image of each architecture
+    for old in cache_root().glob(f"{suite}-{arch}-*"):  # keep only the newest image of each release and architecture
         if old != folder and old.is_dir() and "." not in old.name:
             shutil.rmtree(old, ignore_errors=True)
     return image, time.monotonic() - started
 
 
 if __name__ == "__main__":
-    built, seconds = ensure_image(sys.argv[1] if len(sys.argv) > 1 else "amd64")
+    built, seconds = ensure_image(*sys.argv[1:3])
     print(f"{built.folder} ({seconds:.0f} s)")
