@@ -33,9 +33,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--build-only", action="store_true", help="build the images into the cache, boot nothing")
     parser.add_argument("pytest_args", nargs="*", help="more pytest arguments (e.g. -k stop)")
     args = parser.parse_args(argv)
-    if args.arch == "arm64" and not os.path.exists("/proc/sys/fs/binfmt_misc/qemu-aarch64"):
-        parser.error("arm64 programs cannot run here: apt-get install qemu-user-static binfmt-support qemu-system-arm,"
-                     " then mount -t binfmt_misc binfmt_misc /proc/sys/fs/binfmt_misc; update-binfmts --enable qemu-aarch64")
+    if args.arch == "arm64":
+        try:
+            said = arm64.binfmt_credentials()
+        except arm64.NoEmulation as error:
+            parser.error(str(error))
+        if said:
+            print(f"systest: {said}")
     suites = args.suite or list(arm64.SUITES if args.arch == "arm64" else SUITES)
     if args.build_only:
         for suite in suites:

@@ -65,6 +65,10 @@ exec switch_root /root "$init"
 """
 
 
+class NoEmulation(RuntimeError):
+    """The host cannot run arm64 programs (qemu-user-static is not registered with binfmt_misc)."""
+
+
 class ModuleError(RuntimeError):
     """A module the root needs is not in the guest's kernel."""
 
@@ -210,3 +214,31 @@ def fetch_busybox(chroot: Callable[[str], None], root: Path, into: Path) -> Path
     shutil.move(str(debs[-1]), target)
     shutil.rmtree(folder)
     return target
+
+
+BINFMT = Path("/proc/sys/fs/binfmt_misc")
+INTERPRETER = "qemu-aarch64"
+
+
+def binfmt_credentials() -> str:
+    """Make the kernel run arm64 programs through qemu-user-static with their own set-user-ID (binfmt's
+    ``C`` flag), as the guide's ``sudo`` in the chroot needs; what was done ("" if nothing was needed).
+
+    Debian's qemu-user-static registers ``qemu-aarch64`` without it (flags ``PF``), so ``sudo`` there says
+    "effective uid is not 0"; the registration is made again with the same interpreter, magic and mask.
+    """
+    entry = BINFMT / INTERPRETER
+    if not entry.exists():
+        raise NoEmulation(f"arm64 programs cannot run here: apt-get install qemu-user-static binfmt-support qemu-system-arm, then"
+                f" mount -t binfmt_misc binfmt_misc {BINFMT}; update-binfmts --enable {INTERPRETER}")
+    fields = dict(line.split(" ", 1) for line in entry.read_text().splitlines() if " " in line)
+    flags = fields.get("flags:", "").strip()
+    if "C" in flags:
+        return ""
+    hexed = {name: "".join(f"\\x{fields[name][i:i + 2]}" for i in range(0, len(fields[name].strip()), 2))
+             for name in ("magic", "mask")}
+    entry.write_text("-1")
+    (BINFMT / "register").write_text(
+        f":{INTERPRETER}:M:{fields['offset'].strip()}:{hexed['magic']}:{hexed['mask']}:{fields['interpreter'].strip()}:"
+        f"{flags.replace('O', '')}OC")
+    return f"{INTERPRETER} registered again with binfmt's C flag (set-user-ID programs such as sudo, in the chroot)"
