@@ -3,9 +3,10 @@
 Debian's kernels (bookworm and trixie, amd64) ship without ``gpio-sim`` and without ``IRQ_SIM``, which
 it uses for its lines' interrupts (the edges a button's press makes). Both are built here from Debian's
 ``linux-source`` of the image's kernel, against its ``linux-headers``, as one out-of-tree module
-``gpio-sim.ko``: ``drivers/gpio/gpio-sim.c`` and ``kernel/irq/irq_sim.c``, the latter with its one call
-of a function the kernel does not export to modules (``handle_simple_irq(irq_to_desc(irqnum))``) made
-``generic_handle_irq(irqnum)``, which does the same from the interrupt number (the simulator's
+``gpio-sim.ko``: ``drivers/gpio/gpio-sim.c`` (with ``gpiolib.h`` beside it, which 6.1's includes) and
+``kernel/irq/irq_sim.c``, the latter with its one call of a function the kernel does not export to
+modules (``handle_simple_irq(irq_to_desc(irqnum))``) made ``generic_handle_irq(irqnum)``, which does
+the same from the interrupt number (the simulator's
 interrupts are handled by ``handle_simple_irq``, the flow handler it sets on them). The compiler,
 headers and source are installed in the image's chroot after the guide's steps (so that nothing the
 guide installs can lean on them) and removed again; the module is kept in the cache by kernel
@@ -45,9 +46,11 @@ DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
   "linux-source-$series=$version" "linux-headers-$kver=$version" gcc make xz-utils libc6-dev >/dev/null
 work=$(mktemp -d)
 tar -C "$work" -xJf "/usr/src/linux-source-$series.tar.xz" --strip-components=1 \
-  "linux-source-$series/drivers/gpio/gpio-sim.c" "linux-source-$series/kernel/irq/irq_sim.c"
+  "linux-source-$series/drivers/gpio/gpio-sim.c" "linux-source-$series/drivers/gpio/gpiolib.h" \
+  "linux-source-$series/kernel/irq/irq_sim.c"
 mkdir "$work/build"
 cp "$work/drivers/gpio/gpio-sim.c" "$work/build/sim_chip.c"
+cp "$work/drivers/gpio/gpiolib.h" "$work/build/"  # Linux 6.1's gpio-sim includes gpiolib's own header
 sed 's/handle_simple_irq(irq_to_desc(irqnum))/generic_handle_irq(irqnum)/' "$work/kernel/irq/irq_sim.c" \
   > "$work/build/irq_sim.c"
 if grep -q irq_to_desc "$work/build/irq_sim.c"; then echo "irq_sim.c: irq_to_desc is still called" >&2; exit 1; fi

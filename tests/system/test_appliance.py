@@ -242,11 +242,16 @@ def test_a_power_cut_keeps_every_acknowledged_action(appliance: Appliance) -> No
     # acknowledged before it may go.
     end, turn = places.find(box, "=act:end_turn", "table:turn")
     banner = turn.rect
+    drawn_as_on_host(box, "=act:end_turn", end)
     shown = region(machine.screendump("before-end-turn"), banner)
     machine.tap(*places.centre(end.rect))
     try:
         poll("the screen to say the turn ended (the banner names the next player)",
              lambda: region(machine.screendump("turn-ended"), banner) != shown, 60, 1)
+    except MachineError as error:
+        taken = actions(box)[len(acknowledged):]
+        raise AssertionError(f"{error}; the journal has after the tap: {taken or 'nothing (the tap was not taken)'}") \
+            from error
     finally:
         keep_unit_log(box, "end-turn")
     ended = actions(box)
@@ -400,6 +405,18 @@ def like(one: bytes, other: bytes) -> bool:
     return sum(abs(a - b) > 24 for a, b in zip(one, other)) <= len(one) // 50
 
 
+def drawn_as_on_host(box: Appliance, step: str, place: places.Place) -> None:
+    """Wait until the guest draws the step's widget as the host drew it before its tap (not on a screen still coming)."""
+    machine = box.machine
+    width = machine.screen[0]
+    raw = place.before.read_bytes()
+    left, top, right, bottom = place.rect
+    expected = b"".join(raw[(row * width + left) * 3:(row * width + right) * 3] for row in range(top, bottom))
+    name = step.lstrip("=").replace(":", "-")
+    poll(f"the guest to draw {step} as the host drew it (screens/*-{name}.png, {place.before})",
+         lambda: like(region(machine.screendump(name), place.rect), expected), 90, 1)
+
+
 def tap_through(box: Appliance, *steps: str, before_tap: dict[str, Callable[[], object]] | None = None) -> dict[str, float]:
     """Tap the guest's screen at each step's place (:func:`places.find`'s steps, laid out on the host at once),
     each once the guest draws its widget as the host drew it before its tap (not on a screen still coming),
@@ -414,14 +431,8 @@ def tap_through(box: Appliance, *steps: str, before_tap: dict[str, Callable[[], 
         if step.startswith(("?", "+")):
             continue
         place = next(found)
-        width = machine.screen[0]
-        raw = place.before.read_bytes()
-        left, top, right, bottom = place.rect
-        expected = b"".join(raw[(row * width + left) * 3:(row * width + right) * 3] for row in range(top, bottom))
-        name = step.lstrip("=").replace(":", "-")
         started = time.monotonic()
-        poll(f"the guest to draw {step} as the host drew it (screens/*-{name}.png, {place.before})",
-             lambda: like(region(machine.screendump(name), place.rect), expected), 90, 1)
+        drawn_as_on_host(box, step, place)
         waited[step] = time.monotonic() - started
         if before_tap is not None and step in before_tap:
             before_tap[step]()
