@@ -2,7 +2,7 @@
 
     python -m tests.system.appliance                   trixie, then bookworm, amd64, every step (as .ci/run does)
     python -m tests.system.appliance --suite trixie    one Debian release only
-    python -m tests.system.appliance --arch arm64      the arm64 images on qemu-system-aarch64 (virt)
+    python -m tests.system.appliance --arch arm64      the arm64 image (trixie) on qemu-system-aarch64 (virt)
     python -m tests.system.appliance --build-only      only build the images into the cache
 
 Run as root from the checkout with its .venv (``.venv/bin/python -m tests.system.appliance``);
@@ -21,6 +21,7 @@ import sys
 import subprocess
 import time
 
+from tests.system import arm64
 from tests.system.image import SUITES, ensure_image
 
 
@@ -32,10 +33,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--build-only", action="store_true", help="build the images into the cache, boot nothing")
     parser.add_argument("pytest_args", nargs="*", help="more pytest arguments (e.g. -k stop)")
     args = parser.parse_args(argv)
-    if args.arch == "arm64" and not os.path.exists("/proc/sys/fs/binfmt_misc/qemu-aarch64"):
-        parser.error("arm64 programs cannot run here: apt-get install qemu-user-static binfmt-support qemu-system-arm,"
-                     " then mount -t binfmt_misc binfmt_misc /proc/sys/fs/binfmt_misc; update-binfmts --enable qemu-aarch64")
-    suites = args.suite or list(SUITES)
+    if args.arch == "arm64":
+        try:
+            said = arm64.binfmt_credentials()
+        except arm64.NoEmulation as error:
+            parser.error(str(error))
+        if said:
+            print(f"systest: {said}")
+    suites = args.suite or list(arm64.SUITES if args.arch == "arm64" else SUITES)
     if args.build_only:
         for suite in suites:
             image, seconds = ensure_image(args.arch, suite)

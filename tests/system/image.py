@@ -22,7 +22,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from tests.system import gpio_sim
+from tests.system import arm64, gpio_sim
 
 ROOT = Path(__file__).resolve().parents[2]
 GUIDE = ROOT / "docs" / "raspberry-pi.md"
@@ -46,6 +46,8 @@ INITRD_MODULES = ["virtio_pci", "virtio_blk", "ext4", "virtio_gpu", "ftdi_sio", 
 USER = "pi"
 """The first user, as Raspberry Pi Imager makes it: may sudo without a password."""
 HOST_CAS = Path("/usr/local/share/ca-certificates")
+BUNDLE = "etc/ssl/certs/ca-certificates.crt"
+"""The guest's certificate authorities in one file, as OpenSSL (apt, git, pip) reads them."""
 CLONE = "/srv/companion.git"
 """Where the chroot sees the project as a git repository, for the guide's ``git clone``."""
 PIN = "2468"
@@ -104,7 +106,7 @@ def cache_key(arch: str, suite: str) -> str:
     digest = hashlib.sha256()
     digest.update(f"{arch} {suite} {MIRROR} {IMAGE_SIZE} {PACKAGES} {INITRD_MODULES} {RULESET} {PLAYERS}\n".encode())
     digest.update("\n".join(guide_steps()).encode() + b"\0")
-    counted = {str(Path(module).resolve().relative_to(ROOT)) for module in (__file__, gpio_sim.__file__)}
+    counted = {str(Path(module).resolve().relative_to(ROOT)) for module in (__file__, gpio_sim.__file__, arm64.__file__)}
     for name in project_files():
         if name not in counted and (name.startswith(("tests/", "docs/screenshots/")) or name.endswith(".md")):
             continue
@@ -129,15 +131,22 @@ class Builder:
     def __init__(self, arch: str, suite: str, folder: Path) -> None:
         self.arch = arch
         self.suite = suite
+        self.env = arm64.BUILD_ENV if arch == "arm64" else {}
+        """More environment for every program of the guest's run here (debootstrap's and the chroot's)."""
         self.folder = folder
         self.root = folder / "rootfs"
         self.log = (folder / "build.log").open("a")
         self.mounts: list[Path] = []
+        self.bundle = b""
+        """The guest's own :data:`BUNDLE`, put back at the end."""
 
     def sh(self, *command: str, stdin: str | None = None) -> None:
         self.log.write(f"\n$ {' '.join(command)}\n")
         self.log.flush()
-        result = subprocess.run(command, input=stdin, text=True, stdout=self.log, stderr=subprocess.STDOUT)
+        started = time.monotonic()
+        result = subprocess.run(command, input=stdin, text=True, stdout=self.log, stderr=subprocess.STDOUT,
+                                env={**os.environ, **self.env})
+        self.log.write(f"[{time.monotonic() - started:.0f} s, load {os.getloadavg()[0]:.1f}]\n")
         if result.returncode != 0:
             raise RuntimeError(
                 f"image build: {' '.join(command)!r} failed ({result.returncode}); see {self.folder / 'build.log'}")
@@ -145,7 +154,8 @@ class Builder:
     def chroot(self, script: str, user: str = "root") -> None:
         wrapped = script if user == "root" else f"runuser -u {user} -- bash -euo pipefail -c {_quote(script)}"
         self.sh("unshare", "--uts", "--", "chroot", str(self.root), "/usr/bin/env", "-i",
-                "PATH=/usr/sbin:/usr/bin:/sbin:/bin", "HOME=/root", "LANG=C.UTF-8", "/bin/bash", "-euo", "pipefail",
+                "PATH=/usr/sbin:/usr/bin:/sbin:/bin", "HOME=/root", "LANG=C.UTF-8",
+                *(f"{name}={value}" for name, value in self.env.items()), "/bin/bash", "-euo", "pipefail",
                 "-c", f"hostname table\n{wrapped}")
 
     def mount(self, source: str, target: str, *options: str) -> None:
@@ -167,7 +177,8 @@ class Builder:
 
     def bootstrap(self) -> None:
         """Debian's minimal system with the kernel and PACKAGES, from a tar of an earlier build if there is one."""
-        base_key = hashlib.sha256(f"{self.arch} {self.suite} {MIRROR} {KERNELS[self.arch]} {PACKAGES}".encode()).hexdigest()
+        base_key = hashlib.sha256(
+            f"{self.arch} {self.suite} {MIRROR} {self.env} {KERNELS[self.arch]} {PACKAGES}".encode()).hexdigest()
         base = cache_root() / f"base-{self.suite}-{self.arch}-{base_key[:16]}.tar"
         self.root.mkdir()
         if base.exists():
@@ -219,9 +230,14 @@ class Builder:
             f"deb http://deb.debian.org/debian-security {self.suite}-security main\n")
         (self.root / "etc/initramfs-tools/modules").write_text("\n".join(INITRD_MODULES) + "\n")
         # the host's own certificate authorities (a network that inspects TLS), for apt, git and pip; taken out at the end
+        # (added to the bundle here: update-ca-certificates in the chroot takes minutes under arm64's emulation;
+        # the files are there too, for any later run of it)
+        self.bundle = (self.root / BUNDLE).read_bytes()
         for ca in HOST_CAS.glob("*.crt"):
             shutil.copy(ca, self.root / "usr/local/share/ca-certificates" / f"systest-{ca.name}")
-        self.chroot("update-ca-certificates >/dev/null && systemctl enable systemd-networkd")
+            with (self.root / BUNDLE).open("ab") as bundle:
+                bundle.write(ca.read_bytes().rstrip(b"\n") + b"\n")
+        self.chroot("systemctl enable systemd-networkd")
         self.chroot(f"useradd --create-home --shell /bin/bash --groups sudo {USER} && passwd -d root"
                     f" && echo '{USER} ALL=(ALL) NOPASSWD: ALL' > /etc/sudoers.d/010_{USER}-nopasswd"
                     " && chmod 0440 /etc/sudoers.d/*")
@@ -261,15 +277,26 @@ class Builder:
             f" && runuser -u companion -- .venv/bin/python -c \"{python}\"")
 
     def finish(self) -> None:
-        """The initrd with the virtual machine's disk and display; the kernel and initrd beside the image."""
-        self.chroot("update-initramfs -u -k all && apt-get clean && rm -rf /var/lib/apt/lists/*")
+        """The initrd with the virtual machine's disk and display; the kernel and initrd beside the image
+        (arm64's initrd made on the host: :mod:`tests.system.arm64`)."""
         boot = self.root / "boot"
+        if self.arch == "arm64":
+            busybox = arm64.fetch_busybox(self.chroot, self.root, self.folder)
+            loaded = arm64.make_initrd(self.root, busybox, self.folder / "initrd.img")
+            busybox.unlink()
+            self.log.write(f"\ninitrd made on the host, loading {' '.join(loaded)}\n")
+            self.chroot("apt-get clean && rm -rf /var/lib/apt/lists/*")
+        else:
+            self.chroot("update-initramfs -u -k all && apt-get clean && rm -rf /var/lib/apt/lists/*")
+            shutil.copy(sorted(boot.glob("initrd.img-*"))[-1], self.folder / "initrd.img")
         shutil.copy(sorted(boot.glob("vmlinuz-*"))[-1], self.folder / "vmlinuz")
-        shutil.copy(sorted(boot.glob("initrd.img-*"))[-1], self.folder / "initrd.img")
         shutil.rmtree(self.root / CLONE.lstrip("/"))
         for ca in (self.root / "usr/local/share/ca-certificates").glob("systest-*"):
             ca.unlink()
-        self.chroot("update-ca-certificates --fresh >/dev/null")
+        if any((self.root / "etc/ssl/certs").glob("systest-*")):  # something ran update-ca-certificates since
+            self.chroot("update-ca-certificates --fresh >/dev/null")
+        else:
+            (self.root / BUNDLE).write_bytes(self.bundle)
         (self.root / "etc/resolv.conf").write_text("")
 
 
