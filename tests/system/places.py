@@ -186,6 +186,7 @@ def lay_out(journal: Path, settings: Path, size: tuple[int, int], out: Path, ste
     app._run_prepare()
     from tests.ui.conftest import frames
     from tests.ui.support import tap
+    from phones.hub import new_code
 
     frames(10)
     if os.environ.get(PHONES_SHOWN):
@@ -198,7 +199,8 @@ def lay_out(journal: Path, settings: Path, size: tuple[int, int], out: Path, ste
     for number, step in enumerate(steps, 1):
         if step.startswith("?"):  # a phone asks to join, shown as ui.phones shows the web process' ask
             phones_shown(app, made)
-            app.phones.asks["systest"] = (0, step[1:])
+            # seat, name and the join code (the web process's three digits: the prompt's text as wide as the guest's)
+            app.phones.asks["systest"] = (0, step[1:], new_code())
             app.phones._show_ask(app.manager.get_screen("table"))
             frames(5)
             continue
