@@ -276,3 +276,42 @@ def test_every_credit_button_says_borrow_or_repay_at_one_size(app: Any) -> None:
     assert len({round(b.base_font, 1) for b in buttons}) == 1, [(b.text, b.base_font) for b in buttons]
     Window.size = (800, 480)
     frames()
+
+
+@pytest.mark.parametrize(("ruleset", "size"), [("tozsde", (800, 480)), ("tozsde", (1920, 1080)),
+                                               ("boerse", (800, 480)), ("boerse", (1920, 1080))])
+def test_every_trade_button_says_what_it_does_and_what_it_costs(app: Any, ruleset: str, size: tuple[int, int]) -> None:
+    """§4, B4: a buy or sell button says, before the tap, how many shares it trades and for how much (its
+    option's "1 Aktie — 800 Rubin"), in the grid of many companies as beside a single one; "Aktien von
+    Firma 12 kaufen" alone bought one share for 800 unsaid."""
+    import random
+
+    from kivy.core.window import Window
+
+    from companion import bots
+
+    Window.size = size
+    frames()
+    try:
+        app.lang = "de"
+        setup = TOZSDE if ruleset == "tozsde" else {"ruleset": "boerse", "players": ["Anna", "Bernd", "Clara"]}
+        table = new_game_dealt(app, setup)
+        rng = random.Random(f"trade-{ruleset}")
+        unsaid, seen = [], 0
+        while table.length < 120 and not table.state.finished:
+            described = table.describe("de")
+            for b in app.manager.get_screen("table").ids.actions.children:
+                choice, value = b.stands_for or (None, None)
+                if choice is None or choice.type not in ("buy", "sell"):
+                    continue
+                seen += 1
+                d = next(d for d in described if d.choice == choice)
+                option = next(o for o in d.options if o.value == value)
+                if option.label not in b.text.replace("\n", " "):
+                    unsaid.append((b.tap_id, b.text, option.label))
+            app.session.act(bots.choose(table.game, rng))
+            frames(2)
+        assert seen > 20 and not unsaid, (seen, unsaid[:5])
+    finally:
+        Window.size = (800, 480)
+        frames()

@@ -174,17 +174,19 @@ class _Planner:
         self.wanted: list[Spec] = []
         self.behind: list[tuple[Described, Any]] = []
 
-    def add(self, spec: Spec) -> None:
+    def add(self, spec: Spec, least: bool = False) -> None:
         share = spec.share if spec.share is not None else 0.325  # a button of its own width: the usual size
-        spec.base_font = self.room.unit * (theme.LEAST if share < GRID_SHARE * 1.1 else 1.05 if share < 0.35 else 0.85)
+        least = least or share < GRID_SHARE * 1.1
+        spec.base_font = self.room.unit * (theme.LEAST if least else 1.05 if share < 0.35 else 0.85)
         spec.text = theme.printable(spec.text)
         self.wanted.append(spec)
 
-    def two_lines(self, text: str) -> float:
-        """The share of the row a button takes whose longer line is ``text`` at the least size at most."""
+    def two_lines(self, text: str, least: float = 0.37) -> float:
+        """The share of the row a button takes whose longer line is ``text`` at the least size at most
+        (``least`` at the least)."""
         room = self.room
         wide = room.wide(text) + room.unit * 0.6 + 4
-        return float(min(max(0.37, wide / max(room.text_width, 1.0) / room.narrow), 1.0))
+        return float(min(max(least, wide / max(room.text_width, 1.0) / room.narrow), 1.0))
 
     def choice(self, d: Described, every: bool, rare_behind: bool) -> None:
         colour = list(theme.GOOD if d.usual else theme.BUTTON)
@@ -217,9 +219,11 @@ class _Planner:
         all at one width and size."""
         first, rest = d.options[0], d.options[1:]
         in_grid = d.choice.type in self.grid
-        if in_grid and not (every and rest):  # one tap, the choice's own label
-            self.add(Spec(tap_name(d), d.label, colour, Tap.CHOOSE, d, first.value, share=GRID_SHARE,
-                          stands_for=(d.choice, first.value)))
+        if in_grid and not (every and rest):  # one tap: what it does in few words over what it costs
+            heading = d.short or d.label
+            share = self.two_lines(max(heading, first.label, key=self.room.wide), GRID_SHARE)
+            self.add(Spec(tap_name(d), f"{heading}\n{first.label}", colour, Tap.CHOOSE, d, first.value,
+                          share=share, stands_for=(d.choice, first.value)), least=True)
         else:  # the label on one line above its amount
             self.add(Spec(tap_name(d), f"{d.label}\n{first.label}", colour, Tap.CHOOSE, d, first.value,
                           share=self.two_lines(d.label), stands_for=(d.choice, first.value)))

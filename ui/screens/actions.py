@@ -50,6 +50,8 @@ class Actions:
         self._made: dict[str, ChoiceButton] = {}  # the action buttons, by the tap id each stood for last
         self._shown: tuple[str, ...] = ()
         self.plain = True  # no GPIO buttons when the actions were last drawn (the rare ones may stand behind "More…")
+        self._drawn: tuple[Any, list[Described]] | None = None
+        screen.bind(width=self._resized)  # planned for a widget's default width before the first layout: again
         Clock.schedule_once(lambda _dt: Clock.schedule_interval(self._make_spare, 0), 0)  # after the first frame
 
     def room(self) -> Room:
@@ -64,10 +66,16 @@ class Actions:
         """The buttons for ``described`` (the table's legal choices, said in the screen's language)."""
         a = app()
         self.plain = a.selection is None
+        self._drawn = table, described
         texts = Texts(a.t(a.lang, "ui.table.more"), a.t(a.lang, "ui.table.roll_app"), a.t(a.lang, "ui.end.show"))
         per_value = panels.of(table.setup["ruleset"]).per_value_types  # one button per allowed value
         wanted = plan(described, self.room(), texts, per_value, table.state.finished, self.plain)
         self.apply(wanted)
+
+    def _resized(self, _screen: Any, _width: float) -> None:
+        """The rows' width changed (the window, or the screen's first layout): the buttons planned again."""
+        if self._drawn is not None:
+            self.draw(*self._drawn)
 
     def apply(self, wanted: list[Spec]) -> None:
         """Kept buttons made into ``wanted``: texts, colours, sizes and taps; the list from its top for new choices."""

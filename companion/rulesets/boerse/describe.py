@@ -32,7 +32,8 @@ class Descriptions(Prices):
         if kind == "buy" or kind == "sell":
             c = choice.fixed["company"]
             label = render(f"boerse.choice.{kind}", {"company": c, "price": money(choice.info["price"], cur, language)}, language)
-            return Described(choice, label, Group.TRADE, "count", share_options(choice.info["prices"], cur, language))
+            return Described(choice, label, Group.TRADE, "count", share_options(choice.info["prices"], cur, language),
+                             short=render(f"boerse.choice.{kind}_short", {"company": c}, language))
         if kind == "borrow" or kind == "repay":
             spec = choice.params["amount"]
             assert isinstance(spec, IntRange)
