@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from tests.ui.conftest import frames
-from tests.ui.support import find, new_game_dealt, tap, widgets
+from tests.ui.support import find, new_game_dealt, tap, visible_ids, widgets
 
 TOZSDE = {"ruleset": "tozsde", "players": ["Anna", "Béla", "Csaba", "Dóra"], "draw_by": "app",
           "colours": ["red", "blue", "green", "yellow"]}
@@ -312,6 +312,34 @@ def test_every_trade_button_says_what_it_does_and_what_it_costs(app: Any, rulese
             app.session.act(bots.choose(table.game, rng))
             frames(2)
         assert seen > 20 and not unsaid, (seen, unsaid[:5])
+    finally:
+        Window.size = (800, 480)
+        frames()
+
+
+@pytest.mark.parametrize("language", ["de", pytest.param("hu", marks=pytest.mark.xfail(
+    strict=True, reason="the Hungarian counts and amounts are wider: one row more than three hold"))])
+def test_at_1920_no_more_after_credit_is_taken(app: Any, language: str) -> None:
+    """docs/screen.md: at 1920×1080 every action is in view, no "Mehr…": also in a Die Börse turn after
+    1,000 DM of credit was taken (B5), with 2- and 3-share buys, two credit amounts and the full repay on
+    offer beside the die (the screenshot scene table-boerse-credit)."""
+    from kivy.core.window import Window
+
+    from companion.rulesets.boerse.showcase import SCENES
+    from ui.screenshots import scenes
+
+    Window.size = (1920, 1080)
+    frames()
+    try:
+        app.lang = language
+        assert any(s.name == "table-boerse-credit" for s in SCENES)
+        scenes()["table-boerse-credit"](app)
+        frames(5)
+        table = app.session.table
+        types = {c.type for c in table.legal_actions()}
+        assert {"borrow", "repay", "buy", "roll"} <= types and table.state.players[1].credit == 1000
+        assert "act:more" not in visible_ids() and find("act:repay:1000") and find("act:buy:Stahl:2"), [
+            " ".join(i for i in visible_ids() if i.startswith("act:"))]
     finally:
         Window.size = (800, 480)
         frames()
