@@ -18,6 +18,7 @@ at p95.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import random
@@ -63,14 +64,18 @@ async def phones(url: str, expected: int) -> dict[str, dict[str, Any]]:
     phone (by its number: seats 0–5, then six watching): ``seqs`` and ``times``, the number and the
     arrival (taken as the message arrives, before it is read) of each change, and its last ``view``.
     ``python benchmarks/phone_screens.py --phones URL N`` prints "ready" once all have joined, then
-    this as JSON; the app's side must allow every ask to join."""
+    this as JSON; the app's side must allow every ask to join. Each phone comes from an address of its
+    own (127.0.0.2, 127.0.0.3, …), as each phone on the table's network does: the web process limits
+    what one address may ask."""
     import aiohttp
 
     arrivals: dict[str, dict[str, Any]] = {}
-    async with aiohttp.ClientSession() as session:
+    async with contextlib.AsyncExitStack() as stack:
         sockets = []
         firsts: list[int] = []
         for n in range(12):
+            own = aiohttp.TCPConnector(local_addr=(f"127.0.0.{n + 2}", 0))
+            session = await stack.enter_async_context(aiohttp.ClientSession(connector=own))
             ws = await session.ws_connect(url + "/ws")
             await ws.send_json({"t": "hello", "lang": ("en", "hu", "de")[n % 3]})
             await ws.receive()
@@ -163,6 +168,63 @@ def frames(work: Path, with_phones: bool) -> tuple[list[float], list[float], lis
     return times + acted, acted, latencies
 
 
+# -- another writer: `companion act` from another process on a long line ---------------------------
+WRITTEN = int(os.environ.get("WRITTEN", "100"))
+"""Actions another process writes to the journal after the table's own 1,000."""
+
+
+def writer(db: str, game_id: int, count: int) -> list[float]:
+    """Another process writing the journal (as ``companion act`` does), an action every tenth of a
+    second: when each commit returned."""
+    from companion.bots import choose
+    from companion.table import Table
+
+    table, rng, commits = Table.open(Path(db), game_id), random.Random(SEED + 1), []
+    for _ in range(count):
+        assert table.submit(choose(table.game, rng), "cli").accepted
+        commits.append(time.perf_counter())
+        time.sleep(0.1)
+    table.close()
+    return commits
+
+
+def other_writer(work: Path) -> tuple[list[float], list[float]]:
+    """Commit → phone (ms) for each action another process writes on a line of :data:`ACTIONS` actions,
+    and commit → the table following it (ms): the table follows the journal on every tick (60 Hz, as
+    the app's clock does) and the bridge passes the new action on as the one step it is."""
+    from companion.table import Table
+    from phones.bridge import Bridge
+
+    table = Table.new(dict(SETUP), work / "games.db")
+    for action in line():
+        assert table.submit(action, "bench").accepted
+    bridge = Bridge(host="127.0.0.1", port=0, trading=True)
+    bridge.on_news = lambda news: bridge.allow(news.ask) if news.said.key == "phones.asks" else None
+    bridge.attach(table)
+    assert bridge.listening.wait(30)
+    client = subprocess.Popen([sys.executable, __file__, "--phones", bridge.link("127.0.0.1"), str(WRITTEN)],
+                              stdout=subprocess.PIPE, text=True)
+    assert client.stdout is not None and client.stdout.readline().strip() == "ready"
+    other = subprocess.Popen([sys.executable, __file__, "--writer", str(work / "games.db"), str(table.game_id), str(WRITTEN)],
+                             stdout=subprocess.PIPE, text=True)
+    followed: list[float] = []
+    while table.length < ACTIONS + WRITTEN:
+        before = table.length
+        table.refresh()
+        followed += [time.perf_counter()] * (table.length - before)
+        time.sleep(1 / 60)
+    commits = json.loads(other.communicate(timeout=600)[0])
+    arrivals = json.loads(client.communicate(timeout=600)[0])
+    latencies: list[float] = []
+    for got in arrivals.values():
+        seqs = got["seqs"]
+        assert seqs == list(range(seqs[0], seqs[0] + WRITTEN)), "a phone missed a change, got one twice or out of order"
+        latencies += [(arrived - committed) * 1000 for arrived, committed in zip(got["times"], commits)]
+    bridge.stop()
+    table.close()
+    return latencies, [(seen - committed) * 1000 for seen, committed in zip(followed, commits)]
+
+
 def measure(with_phones: bool) -> tuple[list[float], list[float], list[float]]:
     """In a fresh process (one Kivy window each)."""
     with tempfile.TemporaryDirectory() as work:
@@ -182,7 +244,26 @@ def main() -> None:
     if sys.argv[1:2] == ["--frames"]:
         print(json.dumps(frames(Path(sys.argv[2]), sys.argv[3] == "1")))
         return
+    if sys.argv[1:2] == ["--writer"]:
+        print(json.dumps(writer(sys.argv[2], int(sys.argv[3]), int(sys.argv[4]))))
+        return
     rows = []
+    if sys.argv[1:2] == ["--other-writer"] or not sys.argv[1:]:
+        with tempfile.TemporaryDirectory() as work:
+            latencies, following = other_writer(Path(work))
+        rows.append(("another process's commit → the table follows it (a tick at 60 Hz), median",
+                     ms(statistics.median(following))))
+        rows.append(("another process's commit → the table follows it, p95", ms(p95(following))))
+        rows.append((f"another process's commit → each of 12 phones, on a line of {ACTIONS:,} actions, median",
+                     ms(statistics.median(latencies))))
+        rows.append(("another process's commit → each of 12 phones, p95", ms(p95(latencies))))
+        rows.append(("another process's commit → each of 12 phones, max", ms(max(latencies))))
+        if sys.argv[1:2] == ["--other-writer"]:
+            print(f"{WRITTEN} actions written by another process, one every 0.1 s, after {ACTIONS:,} of the table's own\n")
+            print("| measure | value |\n|---|---|")
+            for name, value in rows:
+                print(f"| {name} | {value} |")
+            return
     for with_phones in (False, True):
         times, acted, latencies = measure(with_phones)
         label = "12 phones connected" if with_phones else "phones off"

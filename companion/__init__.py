@@ -1,5 +1,6 @@
-"""Shared engine of the table companion: rulesets, games, journal."""
+"""Shared engine of the table companion: rulesets, games, journal.
 
-from companion import classcache
-
-classcache.install()  # the methods of every dataclass made from here on compiled once, then kept
+Importing it changes nothing outside it: the cache of the dataclasses' methods
+(:mod:`companion.classcache`) is the touchscreen app's to install, at its own start
+(:func:`ui.launch.speed_up_start`).
+"""

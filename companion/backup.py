@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 
-from companion.journal import FileHealth, Journal, JournalError
+from companion.journal import FileHealth, Journal, JournalError, identity
 
 log = logging.getLogger(__name__)
 
@@ -150,11 +150,13 @@ def make_backup(
 
 
 def _self_contained(path: Path) -> None:
-    """Turn the copy from write-ahead logging to a plain rollback journal: one file, nothing beside it."""
+    """Turn the copy from write-ahead logging to a plain rollback journal: one file, nothing beside it;
+    with an identity of its own, so the journal's ``-wal`` is never read with it if it is put back."""
     try:
         conn = sqlite3.connect(str(path), isolation_level=None)
         try:
             conn.execute("PRAGMA journal_mode=DELETE").fetchone()
+            conn.execute(f"PRAGMA application_id = {identity.new()}")
         finally:
             conn.close()
     except sqlite3.Error as exc:

@@ -1,28 +1,28 @@
 """The methods :mod:`dataclasses` writes for each class, compiled once and kept in the cache folder.
 
-``@dataclass`` writes the source of every method it makes for a class (``__init__``, ``__repr__``,
-``__eq__``, ``__hash__``, a frozen class's ``__setattr__`` and ``__delattr__``) and compiles each by
-``exec``; on Python 3.11 that is about 0.4 ms a class, some 16 ms for the forty classes the app makes
-before its first frame. :func:`install` gives the ``dataclasses`` module an ``exec`` of its own that
-compiles a source text the first time it is seen and keeps the code (marshal data, for this Python
-only) in the cache folder (:func:`companion.catalogue.cache_root`); a later process runs the kept code
-of the same text instead of compiling it: a tenth of the time. The text is the key, so the classes
-are exactly what ``dataclasses`` makes without the cache: the same source compiled the same way.
-Another Python, a cache that cannot be read or written: the text is compiled as before. As for the
-catalogues and the kv files, the cache folder is the user's own, trusted as the code is.
+``@dataclass`` writes the source of the methods it makes for a class (``__init__``, ``__repr__``,
+``__eq__``, ``__hash__``, a frozen class's ``__setattr__`` and ``__delattr__``) and compiles it by
+``exec``: on Python 3.11 one text a method, about 0.4 ms a class; on 3.13 one text a class.
+:func:`install` gives the ``dataclasses`` module an ``exec`` of its own that compiles a source text
+the first time it is seen and keeps the code (marshal data, for this Python only) in the cache folder
+(:func:`companion.catalogue.cache_root`); a later process runs the kept code of the same text instead
+of compiling it: a tenth of the time. The text is the key, so the classes are exactly what
+``dataclasses`` makes without the cache: the same source compiled the same way. Another Python, a
+cache that cannot be read or written: the text is compiled as before. As for the catalogues and the
+kv files, the cache folder is the user's own, trusted as the code is.
+
+It replaces a name in a module of the standard library for the whole process, so nothing installs it
+on import: only the touchscreen app's own start does (:func:`ui.launch.speed_up_start`), and only on
+the Pythons where it was measured to shorten that start (:data:`MEASURED`, docs/benchmarks.md).
 
 A process that had to compile a text adds what it ran to the file (after the app's first frame, and at
-exit): the app and the phones' web process share it. Past :data:`LIMIT` texts (old versions of classes
-changed since) the file starts again from what the process ran.
+exit). Past :data:`LIMIT` texts (old versions of classes changed since) the file starts again from what
+the process ran.
 
->>> from dataclasses import dataclass
->>> install()
->>> @dataclass(frozen=True)
-... class Point:
-...     x: int
-...     y: int = 0
->>> Point(1), Point(1) == Point(1, 0), hash(Point(1)) == hash(Point(1, 0))
-(Point(x=1, y=0), True, True)
+>>> namespace: dict = {}
+>>> _exec("def half(x):\\n    return x / 2\\n", {}, namespace)
+>>> namespace["half"](3)
+1.5
 """
 
 from __future__ import annotations
@@ -38,6 +38,11 @@ from types import CodeType
 from typing import Any
 
 __all__ = ["install", "path", "save"]
+
+MEASURED = frozenset({(3, 11), (3, 13)})
+"""The Python versions (major, minor) whose app start the cache was measured to shorten (docs/benchmarks.md:
+on 3.11 by 0.02–0.17 of the hello-world's start, on 3.13 by 0.05 on the table screen); on any other
+:func:`install` does nothing."""
 
 LIMIT = 500
 """The most texts the file keeps (the app and the phones' web process make some 300; reading 500 takes ~1 ms)."""
@@ -98,8 +103,12 @@ def save() -> None:
     _compiled = 0
 
 
-def install() -> None:
-    """Let ``dataclasses`` take its methods' code from the cache (once per process; :mod:`companion` does it)."""
+def install() -> bool:
+    """Let ``dataclasses`` take its methods' code from the cache, for the rest of the process; False (and
+    nothing done) on a Python not in :data:`MEASURED`. Only the app's own start calls it."""
+    if sys.version_info[:2] not in MEASURED:
+        return False
     if getattr(dataclasses, "exec", None) is not _exec:
         setattr(dataclasses, "exec", _exec)  # found before the builtin by the module's own functions
         atexit.register(save)
+    return True

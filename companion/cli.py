@@ -184,10 +184,13 @@ def _add_journal_commands(sub: Any) -> None:
         "and the first damaged action. Nothing is written. Exit status 1 if anything is damaged."))
     p.set_defaults(run=cmd_check)
 
-    p = sub.add_parser("repair", help="keep the intact part of a damaged game", description=(
-        "First write a backup of the whole journal (SQLite's backup API), then keep the longest intact "
-        "prefix of the game given with --game and say what was dropped."))
-    p.add_argument("--backup", type=Path, metavar="FILE", help="where the backup goes (default: next to the journal)")
+    p = sub.add_parser("repair", help="keep every verifiable action of a damaged game", description=(
+        "Repair a copy of the journal first, keeping every action of the game given with --game whose place "
+        "in the hash chain verifies; only if that succeeds, back the files up byte for byte (the -wal too) "
+        "and repair the journal itself, saying what was dropped. Otherwise no byte of any file changes and "
+        "the game's intact part is written as an export (said on stderr, exit status 1)."))
+    p.add_argument("--backup", type=Path, metavar="FILE",
+                   help="where the backup goes, its -wal as FILE-wal (default: next to the journal)")
     p.set_defaults(run=cmd_repair)
 
 

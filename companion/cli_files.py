@@ -13,7 +13,7 @@ from pathlib import Path
 from companion import backup, registry
 from companion.cli_args import UsageError, read_json
 from companion.cli_game import open_table
-from companion.journal import Journal, JournalDamaged, default_path
+from companion.journal import Journal, default_path
 from companion.journal.repair import repair
 from companion.table import LineRefused, check_line
 
@@ -83,14 +83,8 @@ def cmd_check(args: argparse.Namespace) -> int:
 def cmd_repair(args: argparse.Namespace) -> int:
     if args.game is None:
         raise UsageError("say which game to repair with --game N (see `companion check`)")
-    path = args.db or default_path()
-    try:
-        journal = Journal.open(path)
-    except JournalDamaged:  # too damaged to upgrade: its intact part can still be kept as an export
-        journal = Journal.open(path, readonly=True)
-    with journal:
-        report = repair(journal, args.game, args.backup)
-    print(report.sentence())
+    report = repair(args.db or default_path(), args.game, args.backup)
+    print(report.sentence(), file=sys.stdout if report.repaired else sys.stderr)
     return 0 if report.repaired else 1
 
 

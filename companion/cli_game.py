@@ -84,7 +84,11 @@ def cmd_new(args: argparse.Namespace) -> int:
             raise UsageError(f"--first-player: {args.ruleset} has no first player to choose")
         setup[seat_key] = args.first_player
     if args.board is not None:
-        setup[rules_class.board_key] = read_json(args.board)
+        board = read_json(args.board)
+        problems = rules_class.check_board(board) or (["it holds null, not a board"] if board is None else [])
+        if problems:
+            raise UsageError(f"{args.board}: {'; '.join(problems)}; no game was started")
+        setup[rules_class.board_key] = board
     table = Table.new(setup, args.db, args.name)
     print(f"game {table.game_id} started: {args.ruleset}, {', '.join(args.players)}")
     dealt = None if args.no_deal else table.deal_chance()

@@ -16,7 +16,7 @@ from __future__ import annotations
 import enum
 import queue
 from concurrent.futures import Future
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any, Callable, cast
 
 from companion.outcome import Outcome
 
@@ -78,6 +78,42 @@ class Inbox:
                 raise
             future.set_result(outcome)
             done += 1
+
+
+class Inputs:
+    """The table's side of the inbox (:class:`companion.table.Table` has it): each ``enqueue*`` is safe
+    from any thread and queues an input; :meth:`process_pending` applies them on the owning thread."""
+
+    _inbox: Inbox
+    wake: Callable[[], None] | None
+
+    def enqueue(self, action: Any, source: str) -> Future[Outcome]:
+        """Thread-safe: queue an action for the owning thread; the future gets its outcome."""
+        return self._inbox.put(Input.ACTION, action, source, self.wake)
+
+    def enqueue_roll(self, value: Any, source: str) -> Future[Outcome]:
+        """Thread-safe: queue a die value; the roller is filled in when it is applied."""
+        return self._inbox.put(Input.ACTION, {"type": "roll", "value": value}, source, self.wake)
+
+    def enqueue_undo(self, source: str) -> Future[Outcome]:
+        """Thread-safe: queue an undo for the owning thread."""
+        return self._inbox.put(Input.UNDO, None, source, self.wake)
+
+    def enqueue_redo(self, source: str) -> Future[Outcome]:
+        """Thread-safe: queue a redo for the owning thread."""
+        return self._inbox.put(Input.REDO, None, source, self.wake)
+
+    def enqueue_deal(self, source: str) -> Future[Outcome]:
+        """Thread-safe: queue "make the action of chance due now" (:meth:`deal`), decided when it is applied.
+
+        A button that confirms the company draw or the shuffle uses this: the
+        random choice is made on the owning thread, from the state of that moment.
+        """
+        return self._inbox.put(Input.DEAL, None, source, self.wake)
+
+    def process_pending(self, timeout: float | None = None) -> int:
+        """Apply queued inputs on this (the owning) thread; wait up to ``timeout`` for the first."""
+        return self._inbox.process(cast("Owner", self), timeout)
 
 
 def _apply(owner: Owner, kind: Input, payload: Any, source: str) -> Outcome:

@@ -39,10 +39,10 @@ from companion.debts import owed
 from companion.describe import Described, Group, describe
 from companion.events import Event
 from companion.game import Game
-from companion.inbox import Inbox, Input
+from companion.inbox import Inbox, Inputs
 from companion.messages import Said
 from companion.outcome import SNAPSHOT_EVERY, LineRefused, Outcome, Subscriber, TableView, check_line
-from companion.journal import Entry, Head, Journal, JournalDamaged, JournalError, JournalMoved, default_path
+from companion.journal import Entry, Head, Journal, JournalDamaged, JournalError, JournalFull, JournalMoved, default_path
 from companion.state import State
 
 if TYPE_CHECKING:  # the charts' series and the take-back texts load when first asked for, not on opening
@@ -69,7 +69,7 @@ def _as_json(state: State) -> str:
     return json.dumps(state.to_json(), sort_keys=True)
 
 
-class Table:
+class Table(Inputs):
     """One open game with its journal; see the module docstring."""
 
     def __init__(self, journal: Journal, game_id: int) -> None:
@@ -167,6 +167,23 @@ class Table:
         """Where this table's copy of the line ends: every write is checked against it (C2)."""
         return Head(len(self._chain) - 1, self._chain[-1])
 
+    def head_at(self, length: int) -> Head | None:
+        """Where the line stood after its first ``length`` actions (None past its end): equal to a head
+        kept earlier only if the line still begins as it did then, so a follower that kept one knows
+        whether another writer only added to the line (C2's check, read from memory).
+
+        >>> import tempfile, os
+        >>> table = Table.new({"ruleset": "tozsde", "players": ["Anna", "Béla"]},
+        ...                   os.path.join(tempfile.mkdtemp(), "games.db"))
+        >>> kept = table.head
+        >>> table.submit({"type": "roll", "value": 3}).accepted, table.head_at(0) == kept, table.head_at(2)
+        (True, True, None)
+        >>> table.close()
+        """
+        if 0 <= length < len(self._chain):
+            return Head(length, self._chain[length])
+        return None
+
     @property
     def length(self) -> int:
         """Number of actions of the game as this table holds it."""
@@ -254,6 +271,8 @@ class Table:
             return write()
         except JournalMoved:
             return self._reload(source)
+        except JournalFull:  # nothing was written: said as what it is, whatever the write was
+            return Outcome(False, action, rejection=Rejection("disk_full"), source=source)
         except JournalError as error:  # nothing was written: the game stays as it is
             return Outcome(False, action, rejection=Rejection("journal_failed", {"error": str(error)}), source=source)
 
@@ -561,32 +580,3 @@ class Table:
             except Exception:
                 log.exception("a subscriber of game %s failed on %s", self.game_id, outcome.action)
         return outcome
-
-    # -- inputs from other threads ---------------------------------------------
-    def enqueue(self, action: Any, source: str) -> Future[Outcome]:
-        """Thread-safe: queue an action for the owning thread; the future gets its outcome."""
-        return self._inbox.put(Input.ACTION, action, source, self.wake)
-
-    def enqueue_roll(self, value: Any, source: str) -> Future[Outcome]:
-        """Thread-safe: queue a die value; the roller is filled in when it is applied."""
-        return self._inbox.put(Input.ACTION, {"type": "roll", "value": value}, source, self.wake)
-
-    def enqueue_undo(self, source: str) -> Future[Outcome]:
-        """Thread-safe: queue an undo for the owning thread."""
-        return self._inbox.put(Input.UNDO, None, source, self.wake)
-
-    def enqueue_redo(self, source: str) -> Future[Outcome]:
-        """Thread-safe: queue a redo for the owning thread."""
-        return self._inbox.put(Input.REDO, None, source, self.wake)
-
-    def enqueue_deal(self, source: str) -> Future[Outcome]:
-        """Thread-safe: queue "make the action of chance due now" (:meth:`deal`), decided when it is applied.
-
-        A button that confirms the company draw or the shuffle uses this: the
-        random choice is made on the owning thread, from the state of that moment.
-        """
-        return self._inbox.put(Input.DEAL, None, source, self.wake)
-
-    def process_pending(self, timeout: float | None = None) -> int:
-        """Apply queued inputs on this (the owning) thread; wait up to ``timeout`` for the first."""
-        return self._inbox.process(self, timeout)

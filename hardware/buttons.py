@@ -2,10 +2,12 @@
 
 Configured by :class:`hardware.config.ButtonsConfig` (BCM pin → binding).
 With no pin configured nothing of gpiozero is imported and no pin factory
-is made. On a Raspberry Pi the pins are driven by lgpio, chosen explicitly:
-gpiozero's own search would fall back silently to another library, which
-here is an error the screen shows (:attr:`ButtonPanel.problem`). Tests and
-other machines inject a factory (``gpiozero.pins.mock.MockFactory``).
+is made. The pins are driven by :class:`hardware.gpiod_pins.GpiodFactory`
+(libgpiod's ``gpiod``, on the chip of the Pi's header or the one named in
+``buttons.chip``), chosen explicitly: gpiozero's own search would fall back
+silently to another library, which here is an error the screen shows
+(:attr:`ButtonPanel.problem`). Tests inject a factory
+(``gpiozero.pins.mock.MockFactory``).
 
 One press is one action. Contact bounce is filtered here, with an
 injectable clock (gpiozero's ``bounce_time`` is not honoured by every pin
@@ -47,7 +49,6 @@ from collections.abc import Callable
 from concurrent.futures import Future
 from dataclasses import dataclass, replace
 from enum import StrEnum
-from pathlib import Path
 from typing import Any
 
 from companion.describe import Described, Dialog
@@ -65,24 +66,18 @@ class GpioUnavailable(RuntimeError):
         self.said = said
 
 
-def on_raspberry_pi(model: Path = Path("/proc/device-tree/model")) -> bool:
+def gpiod_factory(chip: str | None = None) -> Any:
+    """The gpiod pin factory on ``chip`` (None: the header's), or :class:`GpioUnavailable` saying why not;
+    never another library in its place."""
     try:
-        return model.read_bytes().startswith(b"Raspberry Pi")
-    except OSError:
-        return False
-
-
-def lgpio_factory(on_pi: bool | None = None) -> Any:
-    """The lgpio pin factory, or :class:`GpioUnavailable` saying why not; never another library in its place."""
-    if not (on_raspberry_pi() if on_pi is None else on_pi):
-        raise GpioUnavailable(say("buttons.no_gpio", {"error": "not a Raspberry Pi"}))
-    try:
-        from gpiozero.pins.lgpio import LGPIOFactory
-    except ImportError as error:  # lgpio missing: install table-companion[pi]
+        from hardware.gpiod_pins import GpiodFactory, NoChip
+    except ImportError as error:  # gpiod missing: install table-companion[pi]
         raise GpioUnavailable(say("buttons.wrong_factory", {"factory": f"none ({error})"})) from error
     try:
-        return LGPIOFactory()
-    except Exception as error:  # no /dev/gpiochip*, no permission
+        return GpiodFactory(chip)
+    except NoChip as error:
+        raise GpioUnavailable(say("buttons.no_gpio", {"error": str(error)})) from error
+    except Exception as error:  # no permission on /dev/gpiochip*
         raise GpioUnavailable(say("buttons.failed", {"error": str(error)})) from error
 
 
@@ -226,6 +221,7 @@ class ButtonPanel:
         self._factory = pin_factory
         self._clock = clock
         self._devices: dict[int, Any] = {}
+        self._made: Any = None
         self._listeners: list[Listener] = []
         self._lock = threading.Lock()
         self._picture = Picture()
@@ -247,7 +243,9 @@ class ButtonPanel:
         if not self.config.pins or self._devices:
             return
         try:
-            factory = self._factory if self._factory is not None else lgpio_factory()
+            factory = self._factory
+            if factory is None:
+                factory = self._made = gpiod_factory(self.config.chip)
             from gpiozero import Button
 
             for pin, binding in sorted(self.config.pins.items()):
@@ -307,6 +305,9 @@ class ButtonPanel:
         for device in self._devices.values():
             device.close()
         self._devices.clear()
+        if self._made is not None:  # the factory this panel opened (the chip's file), not one it was given
+            self._made.close()
+            self._made = None
 
     # -- on the owning thread -----------------------------------------------------------
     def refresh(self) -> None:

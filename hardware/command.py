@@ -34,6 +34,10 @@ def add(commands: Any) -> None:
         "Open the die's port and claim the buttons' pins, and print every die state, face and press."))
     p.add_argument("--die", metavar="URL", help="the die's port: a device, /dev/serial/by-id/…, socket://, loop://")
     p.add_argument("--pin", action="append", default=[], metavar="BCM=ACTION", help="a button, e.g. 17=roll")
+    p.add_argument("--chip", help="the buttons' GPIO chip: /dev/gpiochipN, gpiochipN or its label "
+                                  "(default: the Raspberry Pi header's)")
+    p.add_argument("--bluetooth", action="store_true",
+                   help="list the Bluetooth dice (Pixels, GoDice) in range, then print their rolls")
     p.add_argument("--seconds", type=float, help="stop after this long (default: until Ctrl-C)")
     p.add_argument("--count", type=bounded(1, 1_000_000), help="stop after this many faces and presses")
     p.set_defaults(run=hw_test)
@@ -49,13 +53,15 @@ def hw_test(args: argparse.Namespace) -> int:
     from hardware import tools
     from hardware.config import HardwareConfig
 
+    if args.bluetooth:
+        return tools.ble_test(args.seconds, args.count, args.lang)
     pins: dict[str, str] = {}
     for pair in args.pin:
         pin, _, action = pair.partition("=")
         pins[pin.strip()] = action.strip()
     try:
-        config = HardwareConfig.from_dict({"buttons": {"pins": pins}})
+        config = HardwareConfig.from_dict({"buttons": {"pins": pins, "chip": args.chip}})
     except ValueError as error:  # ConfigError names the bad pin or action
         raise UsageError(str(error)) from None
     actions = {pin: str(binding.press) for pin, binding in config.buttons.pins.items()}
-    return tools.hw_test(args.die, actions, args.seconds, args.count, args.lang)
+    return tools.hw_test(args.die, actions, args.seconds, args.count, args.lang, chip=config.buttons.chip)

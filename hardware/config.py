@@ -59,6 +59,38 @@ class Binding:
 
 
 @dataclass(frozen=True)
+class PairedDie:
+    """A Bluetooth die paired for the table (Settings → Die): its address, make, name and colour as it
+    advertised them when it was paired (hardware/smartdice.py's ``Make`` and ``Colour`` values).
+
+    >>> PairedDie("E0:11:22:33:44:55", "godice", "GoDice_B0940_K_v03", "black").label
+    'GoDice B0940'
+    """
+
+    address: str
+    make: str
+    name: str = ""
+    colour: str = "unknown"
+
+    @property
+    def label(self) -> str:
+        """How the screen names it: a Pixels die by the name its owner gave it, a GoDice by its id."""
+        parts = self.name.split("_")
+        if self.make == "godice" and len(parts) >= 2 and parts[0] == "GoDice":
+            return f"GoDice {parts[1]}"
+        return self.name or self.address
+
+    def to_dict(self) -> dict[str, str]:
+        return {"address": self.address, "make": self.make, "name": self.name, "colour": self.colour}
+
+
+MAKES = ("pixels", "godice")
+"""The Bluetooth dice the app reads (hardware/smartdice.py)."""
+BLUETOOTH_ADDRESS = re.compile(r"[0-9A-F]{2}(:[0-9A-F]{2}){5}|[0-9A-Fa-f-]{36}")
+"""A Bluetooth address (Linux, Windows) or, on macOS, the system's UUID for the device."""
+
+
+@dataclass(frozen=True)
 class DieConfig:
     """Where the electronic die is: ``port`` (a pyserial URL) or a USB ``vid_pid`` (``"2e8a:000a"``).
 
@@ -73,9 +105,12 @@ class DieConfig:
     baudrate: int = 115200
     retry_seconds: float = 0.5
     """How often a missing die is looked for again (well inside the 2 s of issue 8)."""
+    bluetooth: tuple[PairedDie, ...] = ()
+    """The Bluetooth dice paired for the table; any of them rolls for whoever is to roll."""
 
     @property
     def enabled(self) -> bool:
+        """Whether a serial die is set up (the Bluetooth dice: :attr:`bluetooth`)."""
         return self.port is not None or self.vid_pid is not None
 
     def usb_ids(self) -> tuple[int, int]:
@@ -100,6 +135,9 @@ class ButtonsConfig:
     hold_seconds: float = 1.0
     pull_up: bool = True
     """Buttons wired from the pin to ground (the Pi's internal pull-up)."""
+    chip: str | None = None
+    """The GPIO chip of the pins: a path, a name (``gpiochip0``) or a label; None: the Raspberry Pi header's,
+    found by its label (:func:`hardware.gpiod_pins.find_chip`)."""
 
     @property
     def selects(self) -> bool:
@@ -130,12 +168,14 @@ class HardwareConfig:
         die = self.die
         return {
             "die": {"port": die.port, "vid_pid": die.vid_pid, "serial_number": die.serial_number,
-                    "baudrate": die.baudrate, "retry_seconds": die.retry_seconds},
+                    "baudrate": die.baudrate, "retry_seconds": die.retry_seconds,
+                    "bluetooth": [paired.to_dict() for paired in die.bluetooth]},
             "buttons": {
                 "pins": {str(pin): binding.to_dict() for pin, binding in sorted(self.buttons.pins.items())},
                 "debounce_seconds": self.buttons.debounce_seconds,
                 "hold_seconds": self.buttons.hold_seconds,
                 "pull_up": self.buttons.pull_up,
+                "chip": self.buttons.chip,
             },
         }
 
@@ -149,10 +189,31 @@ def _die(raw: Any) -> DieConfig:
         serial_number=_optional_text(raw, "serial_number"),
         baudrate=_number(raw, "baudrate", DieConfig.baudrate, int, 50, 4_000_000),
         retry_seconds=_number(raw, "retry_seconds", DieConfig.retry_seconds, float, 0.05, 2.0),
+        bluetooth=_paired(raw.get("bluetooth") or []),
     )
     if config.vid_pid is not None:
         config.usb_ids()
     return config
+
+
+def _paired(raw: Any) -> tuple[PairedDie, ...]:
+    if not isinstance(raw, list):
+        raise ConfigError("die.bluetooth must be a list of paired dice")
+    dice: list[PairedDie] = []
+    for entry in raw:
+        if not isinstance(entry, Mapping) or not isinstance(entry.get("address"), str):
+            raise ConfigError(f"a paired die needs its address, not {entry!r}")
+        address = entry["address"]
+        if not BLUETOOTH_ADDRESS.fullmatch(address):
+            raise ConfigError(f"a paired die's address looks like E0:11:22:33:44:55, not {address!r}")
+        if entry.get("make") not in MAKES:
+            raise ConfigError(f"die {address}: the make is one of {', '.join(MAKES)}, not {entry.get('make')!r}")
+        name, colour = entry.get("name", ""), entry.get("colour", "unknown")
+        if not isinstance(name, str) or not isinstance(colour, str):
+            raise ConfigError(f"die {address}: name and colour must be text")
+        if address not in {d.address for d in dice}:
+            dice.append(PairedDie(address, entry["make"], name, colour))
+    return tuple(dice)
 
 
 def _buttons(raw: Any) -> ButtonsConfig:
@@ -175,6 +236,7 @@ def _buttons(raw: Any) -> ButtonsConfig:
         debounce_seconds=_number(raw, "debounce_seconds", ButtonsConfig.debounce_seconds, float, 0.001, 0.5),
         hold_seconds=_number(raw, "hold_seconds", ButtonsConfig.hold_seconds, float, 0.2, 10.0),
         pull_up=_flag(raw, "pull_up", ButtonsConfig.pull_up),
+        chip=_optional_text(raw, "chip", "buttons"),
     )
 
 
@@ -198,12 +260,12 @@ def _names() -> str:
     return ", ".join(a.value for a in ButtonAction)
 
 
-def _optional_text(raw: Mapping[str, Any], key: str) -> str | None:
+def _optional_text(raw: Mapping[str, Any], key: str, section: str = "die") -> str | None:
     value = raw.get(key)
     if value is None or value == "":
         return None
     if not isinstance(value, str):
-        raise ConfigError(f"die.{key} must be text, not {value!r}")
+        raise ConfigError(f"{section}.{key} must be text, not {value!r}")
     return value
 
 

@@ -109,10 +109,19 @@ class DieStatus:
     denied: str = ""
     """Why the port may not be opened: ``"access"`` (the file's permissions: the dialout group) or
     ``"blocked"`` (the service's device or network policy); empty when it is not a permission problem."""
+    bluetooth: bool = False
+    """The paired Bluetooth dice (hardware/bluetooth.py): ``name`` names the connected ones (all, while
+    none is), ``battery`` is the lowest charge among them."""
+    lost: str = ""
+    """Bluetooth: the paired dice that were connected and are not any more, while another one is."""
+    weak: str = ""
+    """Bluetooth: the die whose battery is at or below :data:`BATTERY_LOW`."""
 
     def said(self) -> Said:
         if self.state is DieState.OFF:
             return say("die.off")
+        if self.bluetooth:
+            return self._said_bluetooth()
         if self.state is DieState.DISCONNECTED and self.denied:
             return say(f"die.denied_{self.denied}", {"port": self.port, "user": _user()})
         if self.state is DieState.DISCONNECTED:
@@ -122,6 +131,19 @@ class DieStatus:
         if self.battery is not None and self.battery <= BATTERY_LOW:
             return say("die.battery_low", {"percent": self.battery})
         return say("die.connected", {"name": self.name or self.port})
+
+    def _said_bluetooth(self) -> Said:
+        if self.state is DieState.DISCONNECTED and self.problem:  # no adapter, BlueZ not running
+            return say("die.ble_no_radio", {"name": self.name, "problem": self.problem})
+        if self.state is DieState.DISCONNECTED:
+            return say("die.ble_lost" if self.found else "die.ble_looking", {"name": self.name})
+        if self.state is DieState.ROLLING:
+            return say("die.rolling")
+        if self.weak:
+            return say("die.ble_battery_low", {"name": self.weak, "percent": self.battery})
+        if self.lost:
+            return say("die.ble_some_lost", {"name": self.name, "lost": self.lost})
+        return say("die.connected", {"name": self.name})
 
     def text(self, language: str = "en") -> str:
         return self.said().text(language)
@@ -138,6 +160,8 @@ class DieRoll:
     face: int
     seq: int | None
     outcome: Future[Any]
+    die: str = ""
+    """Which die showed it, where several may (the Bluetooth dice: its label)."""
 
     def ignored_text(self, language: str = "en") -> str:
         return say("die.ignored", {"face": self.face}).text(language)
@@ -157,6 +181,68 @@ class Port(Protocol):
 DieEvent = DieStatus | DieRoll
 Listener = Callable[[DieEvent], None]
 Opener = Callable[[str, int], Port]
+
+
+class DieSource:
+    """What every die source shares: its status, its subscribers, waiting for a state or for rolls.
+
+    Subscribers are called on the source's own thread: a screen hands the event to its own thread
+    (Kivy: ``Clock.schedule_once``).
+    """
+
+    def __init__(self, status: DieStatus) -> None:
+        self._listeners: list[Listener] = []
+        self._status = status
+        self._changed = threading.Condition()
+        self._thread: threading.Thread | None = None
+        self.rolls = 0
+        """Faces handed to the table since start."""
+
+    @property
+    def status(self) -> DieStatus:
+        return self._status
+
+    @property
+    def running(self) -> bool:
+        """True while the source's thread runs (it never stops on bad input)."""
+        return self._thread is not None and self._thread.is_alive()
+
+    def subscribe(self, listener: Listener) -> Callable[[], None]:
+        """Call ``listener(event)`` on every state change and every face; returns a function to unsubscribe."""
+        self._listeners.append(listener)
+        return lambda: self._listeners.remove(listener)
+
+    def wait_for(self, state: DieState, timeout: float) -> bool:
+        """Wait until the die is in ``state`` (tests, ``companion hw-test``)."""
+        with self._changed:
+            return self._changed.wait_for(lambda: self._status.state is state, timeout)
+
+    def wait_for_rolls(self, count: int, timeout: float) -> bool:
+        """Wait until ``count`` faces in all have gone to the table since start."""
+        with self._changed:
+            return self._changed.wait_for(lambda: self.rolls >= count, timeout)
+
+    def _rolled(self, roll: DieRoll) -> None:
+        """Tell a face handed to the table, and count it."""
+        self._tell(roll)
+        with self._changed:
+            self.rolls += 1
+            self._changed.notify_all()
+
+    def _set(self, status: DieStatus) -> None:
+        with self._changed:
+            if status == self._status and status.state is not DieState.OFF:
+                return
+            self._status = status
+            self._changed.notify_all()
+        self._tell(status)
+
+    def _tell(self, event: DieEvent) -> None:
+        for listener in list(self._listeners):
+            try:
+                listener(event)
+            except Exception:  # a screen's bug must not stop the die
+                log.exception("die listener failed")
 
 
 def denial(error: BaseException) -> str:
@@ -206,7 +292,7 @@ def open_exclusive(url: str, baudrate: int) -> Port:
     return port
 
 
-class SerialDie:
+class SerialDie(DieSource):
     """The die's reading thread; see the module docstring.
 
     Subscribers are called on the die's thread: a screen hands the event to
@@ -222,40 +308,20 @@ class SerialDie:
         source: str = "die",
         open_port: Opener = open_exclusive,
     ) -> None:
+        super().__init__(DieStatus(DieState.OFF, config.port or config.vid_pid or ""))
         self.config = config
         self.sink = sink
         self.source = source
         self._open_port = open_port
-        self._listeners: list[Listener] = []
-        self._status = DieStatus(DieState.OFF, config.port or config.vid_pid or "")
-        self._changed = threading.Condition()
         self._stop = threading.Event()
-        self._thread: threading.Thread | None = None
         self._port: Port | None = None
         self._splitter = LineSplitter()
         self._sequence = Sequence()
-        self.rolls = 0
-        """Faces handed to the table since start."""
         self.ignored_lines = 0
         """Lines that were not the protocol (logged and dropped)."""
         self.resent = 0
         """Lines dropped by the sequence rule."""
         self._last_warning = 0.0
-
-    # -- for the screen ---------------------------------------------------------
-    @property
-    def status(self) -> DieStatus:
-        return self._status
-
-    @property
-    def running(self) -> bool:
-        """True while the reading thread runs (it never stops on bad input)."""
-        return self._thread is not None and self._thread.is_alive()
-
-    def subscribe(self, listener: Listener) -> Callable[[], None]:
-        """Call ``listener(event)`` on every state change and every face; returns a function to unsubscribe."""
-        self._listeners.append(listener)
-        return lambda: self._listeners.remove(listener)
 
     def start(self) -> None:
         """Start looking for the die (a no-op when none is set up or it is already running)."""
@@ -280,16 +346,6 @@ class SerialDie:
             self._thread.join(timeout)
             self._thread = None
         self._set(replace(self._status, state=DieState.OFF))
-
-    def wait_for(self, state: DieState, timeout: float) -> bool:
-        """Wait until the die is in ``state`` (tests, ``companion hw-test``)."""
-        with self._changed:
-            return self._changed.wait_for(lambda: self._status.state is state, timeout)
-
-    def wait_for_rolls(self, count: int, timeout: float) -> bool:
-        """Wait until ``count`` faces in all have gone to the table since start."""
-        with self._changed:
-            return self._changed.wait_for(lambda: self.rolls >= count, timeout)
 
     # -- the thread -------------------------------------------------------------------
     def _run(self) -> None:
@@ -358,10 +414,7 @@ class SerialDie:
             outcome = self.sink.enqueue_roll(message.face, self.source)
             if status.state is DieState.ROLLING:
                 self._set(replace(status, state=DieState.CONNECTED))
-            self._tell(DieRoll(message.face, message.seq, outcome))
-            with self._changed:
-                self.rolls += 1
-                self._changed.notify_all()
+            self._rolled(DieRoll(message.face, message.seq, outcome))
         elif isinstance(message, Rolling):
             self._set(replace(status, state=DieState.ROLLING))
         elif isinstance(message, Hello):
@@ -378,18 +431,3 @@ class SerialDie:
         if now - self._last_warning >= 1.0:  # a die spewing noise must not flood the log
             self._last_warning = now
             log.warning("die: ignored %s (%d line(s) ignored so far)", why, self.ignored_lines)
-
-    def _set(self, status: DieStatus) -> None:
-        with self._changed:
-            if status == self._status and status.state is not DieState.OFF:
-                return
-            self._status = status
-            self._changed.notify_all()
-        self._tell(status)
-
-    def _tell(self, event: DieEvent) -> None:
-        for listener in list(self._listeners):
-            try:
-                listener(event)
-            except Exception:  # a screen's bug must not stop the die
-                log.exception("die listener failed")

@@ -115,7 +115,7 @@ class _Echo:
 
 
 def hw_test(die_port: str | None, pins: dict[int, str], seconds: float | None, count: int | None,
-            language: str = "en", pin_factory: Any = None, out: TextIO | None = None) -> int:
+            language: str = "en", pin_factory: Any = None, out: TextIO | None = None, chip: str | None = None) -> int:
     """``companion hw-test``: show live every die state and face and every button press."""
     shown = out or sys.stdout
     done = threading.Event()
@@ -139,7 +139,7 @@ def hw_test(die_port: str | None, pins: dict[int, str], seconds: float | None, c
     die = SerialDie(DieConfig(port=die_port), echo, source="hw-test")
     die.subscribe(show)
     bindings = {pin: Binding(ButtonAction(action)) for pin, action in pins.items()}
-    panel = ButtonPanel(ButtonsConfig(bindings), echo, pin_factory=pin_factory, source="hw-test")
+    panel = ButtonPanel(ButtonsConfig(bindings, chip=chip), echo, pin_factory=pin_factory, source="hw-test")
     panel.subscribe(show)
     panel.start()
     if panel.problem is not None:
@@ -155,4 +155,50 @@ def hw_test(die_port: str | None, pins: dict[int, str], seconds: float | None, c
     finally:
         die.stop()
         panel.close()
+    return 0
+
+
+def ble_test(seconds: float | None, count: int | None, language: str = "en", transport: Any = None,
+             scan_seconds: float = 5.0, out: TextIO | None = None) -> int:
+    """``companion hw-test --bluetooth``: list the Bluetooth dice in range, then show every roll of each."""
+    from hardware.bluetooth import BluetoothDie, paired, scan_dice
+    from hardware.texts import say
+
+    shown = out or sys.stdout
+    print(f"looking for Bluetooth dice for {scan_seconds:g} s…", file=shown, flush=True)
+    try:
+        found = scan_dice(transport, scan_seconds)
+    except OSError as error:
+        print(f"no Bluetooth: {error}", file=shown)
+        return 1
+    for die in found:
+        colour = say(f"colour.{die.colour.value}").text(language)
+        battery = "" if die.battery is None else f", {die.battery} %"
+        print(f"{die.make.value}: {die.name} ({colour}{battery}) at {die.address}"
+              + ("" if die.rssi is None else f", {die.rssi} dBm"), file=shown, flush=True)
+    if not found:
+        print("no die in range: wake one by rolling it", file=shown)
+        return 1
+    done = threading.Event()
+    seen = [0]
+
+    def show(event: DieEvent) -> None:
+        if isinstance(event, DieStatus):
+            print(f"dice: {event.state} — {event.text(language)}", file=shown, flush=True)
+        else:
+            print(f"{event.die}: face {event.face}", file=shown, flush=True)
+            seen[0] += 1
+            if count is not None and seen[0] >= count:
+                done.set()
+
+    dice = BluetoothDie(DieConfig(bluetooth=tuple(paired(d) for d in found)), _Echo(), source="hw-test",
+                        transport=transport)
+    dice.subscribe(show)
+    dice.start()
+    try:
+        done.wait(seconds)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        dice.stop()
     return 0

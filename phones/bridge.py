@@ -41,9 +41,10 @@ from companion.actions import Action
 from companion.messages import Said, register_package
 from phones import strict
 from phones.guard import new_secret
-from phones.wire import Change, line
+from phones.wire import APP_ENVIRONMENT, Change, line
 
 if TYPE_CHECKING:
+    from companion.journal.chain import Head
     from companion.table import Outcome, Table
 
 log = logging.getLogger("phones.bridge")
@@ -92,10 +93,17 @@ class Bridge:
         self._unsubscribe: Callable[[], None] | None = None
         self._setup: dict[str, Any] | None = None
         self._line: list[Action] = []
+        self._head: Head | None = None
+        """Where the table's line stood when the bridge last took it (another writer's change is checked against it)."""
         self._change: Change | None = None
         self._hello = False
         self._notes: deque[dict[str, Any]] = deque()
         self._busy: set[int] = set()
+        self._seats: dict[int, dict[str, Any]] = {}
+        """Each seat's token as the web process gave it (its digest) and its last request's number: a web
+        process started again hands the seats back to their phones without a new Allow."""
+        self._answers: dict[int, dict[str, Any]] = {}
+        """Each seat's last request as the table answered it, for a phone that asked a process now gone."""
         self._process: subprocess.Popen[bytes] | None = None
         self._stopping = False
         self._failed = False
@@ -113,7 +121,8 @@ class Bridge:
             thread.start()
 
     def _spawn(self) -> subprocess.Popen[bytes]:
-        env = dict(os.environ, PYTHONUNBUFFERED="1")
+        env = {name: value for name, value in os.environ.items() if not name.startswith(APP_ENVIRONMENT)}
+        env["PYTHONUNBUFFERED"] = "1"  # the journal's and the settings' paths stay with the app
         self._failed = False
         process = self._process = subprocess.Popen(
             [*self.command, "--host", self.host, "--port", str(self.port if self.bound_port is None else self.bound_port)],
@@ -149,7 +158,10 @@ class Bridge:
         with self._lock:
             self._setup = table.setup
             self._line = table.actions()
+            self._head = table.head
             self._change = None
+            self._seats.clear()
+            self._answers.clear()
             self._hello = True
             self._lock.notify_all()
         self._unsubscribe = table.subscribe(self._committed)
@@ -181,8 +193,11 @@ class Bridge:
                 change = Change(before, (action["redone"],))
             elif outcome.accepted and kind not in ("undo", "redo") and table.length == before + 1:
                 change = Change(before, (action,))
-            else:  # another writer, a reload: the whole line again
-                change = Change(0, tuple(table.actions()))
+            elif table.head_at(before) == self._head:  # another writer added to the line: only the new actions read
+                change = Change(before, tuple(table.actions(before)))
+            else:  # another writer took some back, a reload: the line from where it differs
+                change = _difference(self._line, table.actions())
+            self._head = table.head
             del self._line[change.base:]
             self._line.extend(change.tail)
             self._change = change if self._change is None else self._change.then(change)
@@ -222,7 +237,8 @@ class Bridge:
             if self._hello and self._setup is not None:
                 self._hello, self._change = False, None
                 return [{"t": "hello", "secret": self.secret, "trading": self.trading,
-                         "setup": self._setup, "actions": list(self._line)}]
+                         "setup": self._setup, "actions": list(self._line),
+                         "seats": list(self._seats.values()), "answers": list(self._answers.values())}]
             self._hello = False
             messages: list[dict[str, Any] | Change] = list(self._notes)
             self._notes.clear()
@@ -307,8 +323,11 @@ class Bridge:
             self.listening.set()
             self._tell(News(-1, Said("phones.listening", {})))
         elif kind in ("joined", "left", "asks") and strict.whole(message.get("seat")):
-            self._tell(News(message["seat"], Said(f"phones.{kind}", {"name": str(message.get("name", ""))}),
-                            str(message.get("ask", ""))))
+            self._keep(kind, message)
+            params = {"name": str(message.get("name", ""))}
+            if kind == "asks":
+                params["code"] = str(message.get("code", ""))
+            self._tell(News(message["seat"], Said(f"phones.{kind}", params), str(message.get("ask", ""))))
         elif kind == "withdrawn":
             self._tell(News(-1, Said("phones.withdrawn", {}), str(message.get("ask", ""))))
         elif kind == "failed":
@@ -317,19 +336,36 @@ class Bridge:
         elif kind == "act":
             self._act(message)
 
+    def _keep(self, kind: str, message: dict[str, Any]) -> None:
+        """Keep a seat's token's digest as its phone joins; forget it as the phone leaves."""
+        seat = message["seat"]
+        with self._lock:
+            if kind == "joined" and isinstance(message.get("key"), str):
+                self._seats[seat] = {"seat": seat, "key": message["key"], "number": 0}
+                self._answers.pop(seat, None)
+            elif kind == "left":
+                self._seats.pop(seat, None)
+                self._answers.pop(seat, None)
+
     def _act(self, message: dict[str, Any]) -> None:
         """A phone's request, checked again here, then queued for the table's thread."""
         ident, seat, action = message.get("id"), message.get("seat"), message.get("action")
+        number = message["n"] if strict.whole(message.get("n")) else 0
+        label = str(message.get("label", ""))
         table = self._table
         if not strict.whole(ident):
             return
+        with self._lock:
+            if strict.whole(seat) and seat in self._seats:
+                self._seats[seat]["number"] = max(number, self._seats[seat]["number"])
         if (table is None or not strict.whole(seat) or not isinstance(action, dict) or not self._for(table, seat, action)
                 or action.get("type") in ("undo", "redo") or seat in self._busy):
             self._note({"t": "reply", "id": ident, "accepted": False, "said": {"key": "phones.refused.not_offered"}})
             return
         self._busy.add(seat)
         future = table.enqueue(action, f"phone-{seat}")
-        future.add_done_callback(lambda done: self._answered(ident, seat, done))
+        asked = {"id": ident, "seat": seat, "n": number, "label": label}
+        future.add_done_callback(lambda done: self._answered(asked, done))
 
     @staticmethod
     def _for(table: Table, seat: int, action: Action) -> bool:
@@ -338,22 +374,43 @@ class Bridge:
             return bool(action["player"] == seat)
         return table.state.current == seat
 
-    def _answered(self, ident: int, seat: int, done: Future[Outcome]) -> None:
-        self._busy.discard(seat)
+    def _answered(self, asked: dict[str, Any], done: Future[Outcome]) -> None:
+        """The table's answer, to the web process, and kept for a phone that asked a process now gone."""
+        self._busy.discard(asked["seat"])
         try:
-            outcome = done.result()
+            outcome: Outcome | None = done.result()
         except Exception:
-            self._note({"t": "reply", "id": ident, "accepted": False, "said": {"key": "phones.refused.lost"}})
-            return
-        if outcome.accepted:
+            outcome = None
+        if outcome is not None and outcome.accepted:
             said: dict[str, Any] = {}
-        elif outcome.rejection is not None:
+        elif outcome is not None and outcome.rejection is not None:
             said = outcome.rejection.said.plain()
         else:
             said = {"key": "phones.refused.lost"}
-        self._note({"t": "reply", "id": ident, "accepted": outcome.accepted, "said": said})
+        reply = {"t": "reply", **asked, "accepted": outcome is not None and outcome.accepted, "said": said}
+        with self._lock:
+            if asked["seat"] in self._seats:
+                self._answers[asked["seat"]] = {k: v for k, v in reply.items() if k not in ("t", "id")}
+        self._note(reply)
 
     def link(self, address: str) -> str:
         """The page's address for the QR code: this machine's address on the local network and the secret."""
         port = self.bound_port if self.bound_port is not None else self.port
         return f"http://{address}:{port}/g/{self.secret}"
+
+
+def _difference(held: list[Action], now: list[Action]) -> Change:
+    """The change from the line ``held`` to the line ``now``: from where they first differ (another
+    writer's actions are appended, the same as the table's own; only a line cut short is an undo).
+
+    >>> _difference([{"n": 1}, {"n": 2}], [{"n": 1}, {"n": 2}, {"n": 3}])
+    Change(base=2, tail=({'n': 3},))
+    >>> _difference([{"n": 1}, {"n": 2}], [{"n": 1}, {"n": 9}])
+    Change(base=1, tail=({'n': 9},))
+    """
+    same = 0
+    for mine, theirs in zip(held, now):
+        if mine != theirs:
+            break
+        same += 1
+    return Change(same, tuple(now[same:]))

@@ -14,12 +14,17 @@ are served.
 (None, 0)
 >>> seats.take_number(new, 1), seats.take_number(new, 1), seats.take_number(new, 2)
 (True, False, True)
+>>> again = Seats(2)  # a web process started again, told what the app kept
+>>> again.restore(0, seats.key(0), seats.number(0))
+>>> again.holder(new), again.take_number(new, 2), again.take_number(new, 3)
+(0, False, True)
 >>> private("192.168.1.20"), private("127.0.0.1"), private("8.8.8.8"), private("fe80::1")
 (True, True, False, False)
 """
 
 from __future__ import annotations
 
+import hashlib
 import hmac
 import ipaddress
 import secrets
@@ -65,11 +70,21 @@ def private(address: str | None) -> bool:
     return any(ip in network for network in PRIVATE_NETWORKS)
 
 
+def digest(token: str) -> str:
+    """What is kept of a seat's token: its SHA-256, so that the app, which hands it to a web process
+    started again, never holds a token itself.
+
+    >>> len(digest("x")), digest("x") == digest("x")
+    (64, True)
+    """
+    return hashlib.sha256(token.encode("utf-8", "replace")).hexdigest()
+
+
 @dataclass
 class Holder:
-    """A seat's current token and the highest request number it used."""
+    """A seat's current token (its :func:`digest`) and the highest request number it used."""
 
-    token: str
+    key: str
     number: int = 0
 
 
@@ -85,8 +100,19 @@ class Seats:
         if not 0 <= seat < self.count:
             raise ValueError(f"there is no seat {seat}")
         token = secrets.token_urlsafe(TOKEN_BYTES)
-        self._holders[seat] = Holder(token)
+        self._holders[seat] = Holder(digest(token))
         return token
+
+    def restore(self, seat: int, key: str, number: int) -> None:
+        """The seat's token as a web process before this one gave it (its digest and last number)."""
+        if 0 <= seat < self.count:
+            self._holders[seat] = Holder(key, number)
+
+    def key(self, seat: int) -> str:
+        return self._holders[seat].key
+
+    def number(self, seat: int) -> int:
+        return self._holders[seat].number
 
     def drop(self, seat: int) -> bool:
         """Take the seat back from its phone; True if a phone held it."""
@@ -94,8 +120,11 @@ class Seats:
 
     def holder(self, token: object) -> int | None:
         """The seat this token holds now, or None (a wrong, old or made-up token)."""
+        if not isinstance(token, str):
+            return None
+        given = digest(token)
         for seat, held in self._holders.items():
-            if same(token, held.token):
+            if hmac.compare_digest(given, held.key):
                 return seat
         return None
 

@@ -2,16 +2,22 @@
 
 App → web (the web process's standard input):
 
-- ``{"t": "hello", "secret", "trading", "setup", "game"}`` first, and again when another game opens;
+- ``{"t": "hello", "secret", "trading", "setup", "actions", "seats", "answers"}`` first, and again when
+  another game opens or the web process was started again: ``seats`` the seats' tokens as digests with
+  their last request numbers, ``answers`` each seat's last request as the table answered it;
 - ``{"t": "line", "base": n, "tail": [action, …], "length": m}``: the game's line is now its first
   ``base`` actions followed by ``tail`` (an action, an undo, a redo, another writer — all are this);
-- ``{"t": "reply", "id", "accepted", "said": {"key", "params"}}``: what became of a phone's request;
+- ``{"t": "reply", "id", "seat", "n", "label", "accepted", "said": {"key", "params"}}``: what became of
+  a phone's request;
 - ``{"t": "trading", "on": bool}``, ``{"t": "drop", "seat": n}``.
 
 Web → app (its standard output):
 
-- ``{"t": "act", "id", "seat", "action"}``: a phone asks for an action of its own seat;
-- ``{"t": "joined", "seat", "name"}``, ``{"t": "left", "seat", "name"}``: for the table screen;
+- ``{"t": "act", "id", "seat", "n", "label", "action"}``: a phone asks for an action of its own seat
+  (``n`` its request's number, ``label`` its words);
+- ``{"t": "asks", "ask", "seat", "name", "code"}``, ``{"t": "withdrawn", "ask"}``: a phone asks to join
+  (the table allows or refuses: ``{"t": "allow"|"refuse", "ask"}``), or no longer does;
+- ``{"t": "joined", "seat", "name", "key"}`` (``key`` the token's digest), ``{"t": "left", "seat", "name"}``;
 - ``{"t": "listening", "port"}``: the server is up.
 
 A :class:`Change` is what the app passes on after commits; two that the pipe could not take in time
@@ -33,6 +39,10 @@ from typing import Any
 
 from companion.actions import Action
 from companion.messages import Said
+
+
+APP_ENVIRONMENT = "COMPANION_"
+"""The app's own variables (the journal's and the settings' paths among them): the web process is never given them."""
 
 
 @dataclass(frozen=True)

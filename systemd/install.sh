@@ -1,5 +1,5 @@
 #!/bin/bash
-# Turn a fresh Raspberry Pi OS Lite (64-bit, Bookworm) into a kiosk that boots into the table
+# Turn a fresh Raspberry Pi OS Lite (64-bit, Trixie or Bookworm) into a kiosk that boots into the table
 # companion. Run as root from a copy of the repository; running it again changes nothing more.
 #
 #   sudo systemd/install.sh              install, then (re)start the kiosk
@@ -20,7 +20,7 @@ start=1
 cage=0
 render_dir=""
 user=companion
-groups=(video render input gpio dialout)
+groups=(video render input gpio dialout bluetooth)
 units=(companion.service companion-backup.service companion-backup.timer companion-backup.path)
 
 usage() { sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; }
@@ -114,8 +114,9 @@ esac
 
 # 1. System packages: the Mesa GL/EGL/GBM libraries SDL2's KMSDRM driver draws with (the aarch64
 #    Kivy wheel is built for desktop GL and loads libGL.so.1 through EGL: libgl1), libmtdev for
-#    the touchscreen, venv for ./run. SDL2 and Kivy themselves come as the Kivy wheel (pip).
-packages=(python3-venv libegl1 libgl1 libgles2 libgbm1 libgl1-mesa-dri libdrm2 libmtdev1)
+#    the touchscreen, venv for ./run, BlueZ for the Bluetooth dice (bleak talks to bluetoothd over
+#    the system bus). SDL2 and Kivy themselves come as the Kivy wheel (pip).
+packages=(python3-venv libegl1 libgl1 libgles2 libgbm1 libgl1-mesa-dri libdrm2 libmtdev1 bluez)
 [ "$cage" != 0 ] && packages+=(cage xwayland)
 missing=()
 for package in "${packages[@]}"; do
@@ -141,18 +142,25 @@ fi
 
 # 3. The virtual environment, by the README's own command. Kivy only ever as a wheel (it bundles
 #    SDL2 with KMSDRM): never built from source on the Pi.
-#    On a Pi, also the extra "pi": lgpio, gpiozero's pin factory for the buttons (a wheel too).
+#    Then the extra "pi": gpiod, libgpiod's own binding, which the buttons' pin factory
+#    (hardware/gpiod_pins.py) drives the kernel's GPIO chip with, only as a wheel too. Without it, or
+#    without a GPIO chip, the buttons are off and everything else works: never a reason to stop here.
 say "setting up $prefix/.venv (./run)"
 run_quiet env PIP_ONLY_BINARY=kivy "$prefix/run" companion --help
-if [ "$(uname -m)" = aarch64 ]; then
-  run env PIP_ONLY_BINARY=kivy,lgpio "$prefix/.venv/bin/python" -m pip install -q -e "${prefix}[pi]"
+if run env PIP_ONLY_BINARY=kivy,gpiod "$prefix/.venv/bin/python" -m pip install -q -e "${prefix}[pi]"; then
+  if ! compgen -G "/dev/gpiochip*" >/dev/null; then
+    say "there is no GPIO chip (/dev/gpiochip*) here: the GPIO buttons are off until there is one"
+  fi
+else
+  say "gpiod (the GPIO buttons' pin library) did not install: the GPIO buttons are off, the rest works"
 fi
 #    The code as bytecode, now: the service may write nothing in $prefix, so without it every
 #    start of the kiosk would compile each of the app's modules again on the Pi's CPU.
 run "$prefix/.venv/bin/python" -m compileall -q "$prefix/companion" "$prefix/ui" "$prefix/hardware" "$prefix/phones"
 
 # 4. The service's own user: no login, no home but its state folder, and the groups of the
-#    display (video, render), the touchscreen (input), the buttons (gpio) and the die (dialout).
+#    display (video, render), the touchscreen (input), the buttons (gpio), the die (dialout) and
+#    the Bluetooth dice (bluetooth: Debian's D-Bus policy lets that group talk to bluetoothd).
 if ! getent group "$user" >/dev/null; then
   run groupadd --system "$user"
 fi

@@ -43,6 +43,22 @@ def test_a_backup_is_a_sound_journal_with_the_same_games(tmp_path: Path) -> None
     assert sorted(p.name for p in report.path.parent.iterdir()) == [report.path.name]  # no -wal, no leftovers
 
 
+def test_a_backup_put_back_beside_the_journals_newer_wal_is_refused_not_mixed(tmp_path: Path) -> None:
+    """A backup has an identity of its own: copied back over the journal while the journal's -wal is still
+    beside it, that -wal (commits made after the backup) is refused instead of read into the older file."""
+    db = tmp_path / "games.db"
+    game = journal_with(db, 10)
+    report = backup.make_backup(db, keep=3, now=START)
+    with Journal.open(db) as writer:
+        writer.append(game, {"type": "pay", "amount": 99}, source="test")
+        wal = Path(f"{db}-wal").read_bytes()  # the commit after the backup, as a power cut would leave it
+    db.write_bytes(report.path.read_bytes())  # `cp` of the backup over the file
+    Path(f"{db}-wal").write_bytes(wal)
+    with pytest.raises(JournalError, match="its -wal \\(games.db-wal\\) is not this file's"):
+        Journal.open(db, readonly=True)
+    assert actions_in(report.path, game) == [{"type": "pay", "amount": n} for n in range(10)]
+
+
 def test_the_last_n_are_kept(tmp_path: Path) -> None:
     db = tmp_path / "games.db"
     journal_with(db, 3)

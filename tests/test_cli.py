@@ -389,6 +389,18 @@ def test_new_with_a_broken_board_is_refused(ruleset, db, tmp_path, capsys):
     assert status == 0, err
 
 
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_new_with_a_board_file_holding_null_is_refused_as_board_check_refuses_it(ruleset, tmp_path, capsys):
+    """`null` is no board: `new --board` refuses it as `board check` does, and starts no game."""
+    db = tmp_path / "games.db"
+    nothing = tmp_path / "null.json"
+    nothing.write_text("null", encoding="utf-8")
+    assert run(capsys, "board", "check", nothing, "--ruleset", ruleset)[0] == 1
+    status, out, err = run(capsys, "--db", db, "new", "--ruleset", ruleset, "--players", *PLAYERS, "--board", nothing)
+    assert status == 2 and out == "" and err.startswith(f"companion: {nothing}: ") and len(err.splitlines()) == 1
+    assert "no game was started" in err and not db.exists()
+
+
 # -- garbage in: status 2, one line, no traceback ----------------------------------------------------
 def random_bytes_file(path: Path, seed: int, size: int = 8192, prefix: bytes = b"") -> Path:
     path.write_bytes(prefix + random.Random(seed).randbytes(size))

@@ -41,7 +41,7 @@ from examples.coin.rules import Rules as CoinRules  # noqa: E402
 NAMES = ["Anna", "Béla", "Csaba"]
 CORE_MESSAGES = (
     "malformed_action", "not_allowed_now", "not_allowed_here", "not_your_turn", "bad_fields", "out_of_range",
-    "game_over", "nothing_to_undo", "nothing_to_redo", "journal_failed", "engine_error", "player_out",
+    "game_over", "nothing_to_undo", "nothing_to_redo", "journal_failed", "disk_full", "engine_error", "player_out",
     "game_ended", "turn_passed", "round_started",
 )
 PLACEHOLDER = re.compile(r"\{[a-z_]+\}")

@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from companion import cli
-from companion.journal import Journal, JournalMoved, acked
+from companion.journal import Journal, JournalDamaged, JournalMoved, acked
 from companion.journal.chain import Head
 from companion.table import Table
 
@@ -106,8 +106,12 @@ def test_a_flipped_bit_in_the_wal_is_named(tmp_path: Path, capsys: pytest.Captur
     assert status == 1 and "10 acknowledged actions are missing" in out
 
 
-def test_another_games_wal_is_not_taken_for_this_game(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """Two games set up alike, in two files: the -wal of one, beside the other, does not pass for it."""
+@pytest.mark.parametrize("with_acked", [True, False])
+def test_another_games_wal_is_not_taken_for_this_game(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], with_acked: bool
+) -> None:
+    """Two games set up alike, in two files: the -wal of one, beside the other, is refused on opening,
+    with the record of acknowledged heads and without it (a copy carried without its folder)."""
     first, second = tmp_path / "first" / "games.db", tmp_path / "second" / "games.db"
     played(first, 5)
     table = Table.new(SETUP, second)
@@ -115,11 +119,18 @@ def test_another_games_wal_is_not_taken_for_this_game(tmp_path: Path, capsys: py
         assert table.submit(action, "test").accepted
     (first.parent / "games.db-wal").write_bytes(Path(f"{second}-wal").read_bytes())
     table.close()
+    if not with_acked:
+        shutil.rmtree(first.parent / "games.db-acked")
+    files = {p.name: p.read_bytes() for p in first.parent.iterdir() if p.is_file()}
+    with pytest.raises(JournalDamaged, match="its -wal \\(games.db-wal\\) is not this file's"):
+        Journal.open(first, readonly=True)
+    for command in (["check"], ["state"], ["repair", "--game", "1"]):
+        status, out, err = run(capsys, "--db", first, *command)
+        assert status == 2 and "-wal (games.db-wal) is not this file's" in err and len(err.splitlines()) == 1
+    assert {p.name: p.read_bytes() for p in first.parent.iterdir() if p.name in files} == files
+    (first.parent / "games.db-wal").unlink()  # moved aside: the file opens as it was last checkpointed
     with Journal.open(first, readonly=True) as journal:
-        stored = journal.read_game(1)
-    assert stored.head.length == 20  # SQLite took the other file's log
-    assert stored.damage is not None and "not the game acknowledged under this number" in stored.damage.what
-    assert run(capsys, "--db", first, "check")[0] == 1
+        assert journal.read_game(1).head.length == 5
 
 
 def test_games_set_up_alike_have_different_roots(tmp_path: Path) -> None:

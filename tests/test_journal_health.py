@@ -88,7 +88,7 @@ def test_check_reports_each_game_and_repair_keeps_the_good_prefix(
     assert status == 0, err
     # the history holds action 17 as it was written, so the 24 actions from it on are taken back from there
     assert "game 1 repaired: kept 40 actions; dropped 0 actions" in out and str(backup) in out
-    assert "24 actions after the damage taken back from the game's history" in out
+    assert "24 actions after the damage kept, vouched for by the hash chain or the game's history" in out
     with Journal.open(backup, readonly=True) as saved:  # the backup is the file as it was, damage and all
         assert saved.read_game(1).damage is not None and saved.length(1) == 40
     status, out, _ = run(capsys, "--db", db, "check")
@@ -146,9 +146,12 @@ def test_a_full_disk_is_said_as_such_and_nothing_is_lost(tmp_path: Path) -> None
         if not outcome.accepted:
             break
     assert outcome is not None and not outcome.accepted and outcome.rejection is not None
-    assert outcome.rejection.code == "journal_failed"
-    assert "the disk is full" in outcome.message() and "damaged" not in outcome.message()
+    assert outcome.rejection.code == "disk_full"
+    assert outcome.message().startswith("The disk is full") and "damaged" not in outcome.message()
     length = table.length
+    undone = table.undo()  # an undo writes too: refused as what it is, not as an action not saved
+    assert not undone.accepted and undone.message().startswith("The disk is full")
+    assert "Megtelt a lemez" in undone.message("hu") and "Speicher ist voll" in undone.message("de")
     assert table.state.to_json() == replayed(setup, more[:length])
     table.close()
     again = Table.open(db)

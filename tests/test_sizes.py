@@ -16,11 +16,6 @@ PACKAGES = ("companion", "ui", "phones", "hardware")
 MOST_LINES = 600
 MOST_FUNCTION_LINES = 80
 
-KNOWN_EXCEPTIONS = {
-    # Being split on their own branches; remove each entry when its split is merged:
-    "ui/screens/table.py",  # the action buttons' plan and their Kivy applier (_draw_actions)
-    "phones/server.py",  # the phones' web server
-}
 
 
 def modules() -> list[Path]:
@@ -52,10 +47,4 @@ def test_the_limits_see_a_long_module_and_a_long_function(tmp_path):
 
 @pytest.mark.parametrize("path", modules(), ids=lambda p: p.relative_to(ROOT).as_posix())
 def test_no_module_or_function_too_long(path):
-    if path.relative_to(ROOT).as_posix() in KNOWN_EXCEPTIONS:
-        pytest.skip("split on its own branch")
     assert too_long(path) == []
-
-
-def test_the_exceptions_are_still_files():
-    assert all((ROOT / name).is_file() for name in KNOWN_EXCEPTIONS)

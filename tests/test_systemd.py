@@ -225,6 +225,8 @@ def test_install_dry_run_says_every_step_and_changes_nothing(tmp_path: Path) -> 
     out = done.stdout
     assert f"+ copy {ROOT} to {prefix}" in out
     assert f"+ env PIP_ONLY_BINARY=kivy {prefix}/run companion --help" in out
+    # the buttons' pin library, only from its wheel, on every machine (issue 23); never a reason to stop
+    assert f"+ env PIP_ONLY_BINARY=kivy\\,gpiod {prefix}/.venv/bin/python -m pip install -q -e {prefix}\\[pi\\]" in out
     # the service can write nothing under the prefix: the bytecode is made at install, not at each start
     assert f"+ {prefix}/.venv/bin/python -m compileall -q {prefix}/companion {prefix}/ui {prefix}/hardware" in out
     for unit in UNITS:
@@ -294,3 +296,17 @@ def test_a_die_on_bluetooth_or_tcp_is_reachable_and_only_nearby() -> None:
             continue
         network = ipaddress.ip_network(entry)
         assert network.is_private and not network.is_global, entry
+
+
+def test_bluetooth_dice_go_through_bluez_on_the_system_bus_and_nothing_more() -> None:
+    """bleak talks to bluetoothd over D-Bus (AF_UNIX, the system bus): no AF_BLUETOOTH, no capability
+    (docs/smart-dice.md); install.sh installs BlueZ and puts the user in the bluetooth group."""
+    unit = "companion.service"
+    families = set(one(unit, "RestrictAddressFamilies").split())
+    assert "AF_UNIX" in families and "AF_BLUETOOTH" not in families
+    assert one(unit, "CapabilityBoundingSet") == "" and one(unit, "PrivateIPC") == "yes"
+    assert values(unit, "PrivateNetwork") in ([], ["no"])  # the bus socket is in /run, outside any namespace
+    assert values(unit, "InaccessiblePaths") == [] and values(unit, "BindPaths") == []
+    script = INSTALL.read_text()
+    assert re.search(r"^packages=\(.*\bbluez\b.*\)$", script, re.M)
+    assert re.search(r"^groups=\(.*\bbluetooth\b.*\)$", script, re.M)

@@ -17,6 +17,10 @@ os.environ.setdefault("KIVY_LOG_MODE", "MIXED")
 # A clock whose frame sleep a "free" trigger cuts short: an input (a tap, the die's roll) is drawn at once,
 # not after the rest of the frame; everything else keeps the 60 Hz rhythm.
 os.environ.setdefault("KIVY_CLOCK", "free_all")
+# SDL2's window only, as the kiosk's unit asks: where SDL2 cannot open one, Kivy would try its own X11 window
+# next, which ends the whole process (exit status 102, "Couldn't connect to X server") on a display nobody
+# serves, instead of the one sentence the app says (seen in a Debian 13 root, where SDL2 found no window of its own to fall back on).
+os.environ.setdefault("KIVY_WINDOW", "sdl2")
 # SDL must not turn SIGTERM and SIGINT into a window-close request (which the kiosk refuses): the app
 # leaves on them itself (ui/signals.py).
 os.environ["SDL_NO_SIGNAL_HANDLERS"] = "1"

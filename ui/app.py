@@ -125,6 +125,8 @@ class CompanionApp(App):
         # -- the hardware and systemd (ui/devices.py, ui/service.py) --
         self.pin_factory = pin_factory
         """gpiozero's pin factory for the buttons; None: lgpio on a Raspberry Pi (tests give a MockFactory)."""
+        self.ble_transport: Any = None
+        """The Bluetooth dice's radio (hardware.bluetooth.Transport); None: bleak, BlueZ over D-Bus."""
         self.devices = Devices(self)
         from ui.phones import Phones
 

@@ -43,7 +43,8 @@ from hardware.texts import key, say
 if TYPE_CHECKING:  # the engine's table, pyserial and gpiozero load when a game or a device needs them
     from companion.table import Outcome, Table
     from hardware.buttons import ButtonPanel, Picture, Pressed
-    from hardware.die import DieEvent, DieRoll, DieStatus, SerialDie
+    from hardware.bluetooth import BluetoothDie
+    from hardware.die import DieEvent, DieRoll, DieSource, DieStatus, SerialDie
 
 log = logging.getLogger(__name__)
 
@@ -143,8 +144,11 @@ class Devices:
         self.app = app
         self.table = SessionTable(lambda: app.session.table, lambda: app.session.undo_needs_pin())
         self.die: SerialDie | None = None
+        self.bluetooth: BluetoothDie | None = None
+        """The paired Bluetooth dice (Settings → Die), beside a serial die or without one."""
         self.panel: ButtonPanel | None = None
         self.status: DieStatus | None = None
+        self.bluetooth_status: DieStatus | None = None
         self.face: int | None = None
         self.face_ignored = False
         self.face_at: tuple[int, int] | None = None
@@ -168,6 +172,13 @@ class Devices:
             die.subscribe(lambda event: Clock.schedule_once(lambda _dt: self._die_event(die, event), 0))
             self.status = die.status
             die.start()
+        if config.die.bluetooth:
+            from hardware.bluetooth import BluetoothDie
+
+            dice = self.bluetooth = BluetoothDie(config.die, self.table, transport=getattr(self.app, "ble_transport", None))
+            dice.subscribe(lambda event: Clock.schedule_once(lambda _dt: self._die_event(dice, event), 0))
+            self.bluetooth_status = dice.status
+            dice.start()
         if config.buttons.pins:
             from hardware.buttons import ButtonPanel
 
@@ -181,6 +192,10 @@ class Devices:
         if self.die is not None:
             self.die.stop()
             self.die = None
+        if self.bluetooth is not None:
+            self.bluetooth.stop()
+            self.bluetooth = None
+        self.bluetooth_status = None
         if self.panel is not None:
             self.panel.close()
             self.panel = None
@@ -207,14 +222,16 @@ class Devices:
         return None if table is None else (table.game_id, table.length)
 
     # -- events, on the main thread ---------------------------------------------------------
-    def _die_event(self, die: SerialDie, event: DieEvent) -> None:
+    def _die_event(self, die: DieSource, event: DieEvent) -> None:
         from hardware.die import DieRoll
 
-        if die is not self.die:  # from a die stopped since (the settings changed)
+        if die is not self.die and die is not self.bluetooth:  # from a die stopped since (the settings changed)
             return
         if isinstance(event, DieRoll):
             self.face, self.face_ignored, self.face_at = event.face, False, None
             event.outcome.add_done_callback(lambda done: self._face_applied(event, done))
+        elif die is self.bluetooth:
+            self.bluetooth_status = event
         else:
             self.status = event
         self.show()
@@ -262,6 +279,8 @@ class Devices:
         parts: list[str] = []
         if self.status is not None:  # the port by its name: a by-id path fills the line
             parts.append(replace(self.status, port=PurePath(self.status.port).name).text(language))
+        if self.bluetooth_status is not None:  # which dice are connected, a low battery, a die lost
+            parts.append(self.bluetooth_status.text(language))
         if self.face is not None and self.face_at in (None, self._head()):
             said = say("die.ignored" if self.face_ignored else "die.face", {"face": self.face})
             parts.append(said.text(language))

@@ -62,6 +62,21 @@ def configure(size: tuple[int, int] | None = None, *, kiosk: bool = False) -> No
             Config.set("graphics", "top", "0")
 
 
+def speed_up_start() -> None:
+    """What only the app's own process does to start sooner, after :func:`configure` and before Kivy's
+    language and the app are imported: Kivy's own rules read from the kv cache (:func:`ui.kvcache.cache_kivy_style`,
+    an import hook around Kivy's parser) and the dataclasses' methods from theirs
+    (:func:`companion.classcache.install`). Each replaces something of another module for the rest of the
+    process, so neither is done by importing the engine or the app's modules; why each is worth it, per
+    Python version: docs/benchmarks.md.
+    """
+    from companion import classcache
+    from ui import kvcache
+
+    kvcache.cache_kivy_style()  # before kivy.app imports Kivy's language, which parses its style.kv
+    classcache.install()  # before the app's modules make their dataclasses
+
+
 class NoDisplay(Exception):
     """No window can be shown here: the message is one sentence saying why."""
 
@@ -76,9 +91,7 @@ def run(db: str | os.PathLike[str] | None = None, *, kiosk: bool = False, size: 
     if problem is not None:
         raise NoDisplay(problem)
     configure(size, kiosk=kiosk)
-    from ui import kvcache
-
-    kvcache.cache_kivy_style()  # before kivy.app imports Kivy's language, which parses its style.kv
+    speed_up_start()
     from kivy.app import App
     from kivy.logger import Logger
 

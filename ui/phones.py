@@ -95,8 +95,9 @@ class Phones:
         self.bridge: Bridge | None = None
         self.joined: dict[int, str] = {}
         """The seats a phone holds, with the player's name."""
-        self.asks: dict[str, tuple[int, str]] = {}
-        """The phones asking to join, oldest first: the ask's id, with the seat and the player's name."""
+        self.asks: dict[str, tuple[int, str, str]] = {}
+        """The phones asking to join, oldest first: the ask's id, with the seat, the player's name and the
+        code the asking phone shows (so that the person at the seat sees that the ask is theirs)."""
         self._table: Any = None
         self._corner: PhonesCorner | None = None
         self._ask: PhonesAsk | None = None
@@ -227,14 +228,13 @@ class Phones:
         name = str(news.said.params.get("name", ""))
         key = news.said.key
         if key == "phones.asks":
-            self.asks[news.ask] = (news.seat, name)
+            self.asks[news.ask] = (news.seat, name, str(news.said.params.get("code", "")))
         elif key == "phones.withdrawn":
             self.asks.pop(news.ask, None)
         elif key == "phones.listening":
             self.state, self.problem = UP, None
-        elif key == "phones.restarted":  # a new web process: no phone holds or asks for a seat
+        elif key == "phones.restarted":  # a new web process: its asks went with it, the seats are handed back
             self.asks.clear()
-            self.joined.clear()
             self.state = STARTING
         elif news.seat < 0:  # the web process could not start, or ended before it listened
             self.state, self.problem = FAILED, news.said
@@ -283,8 +283,8 @@ class Phones:
             return
         if self._ask is None:
             self._ask = PhonesAsk()
-        ask, (seat, name) = next(iter(self.asks.items()))
-        self._ask.ask, self._ask.name, self._ask.waiting = ask, name, len(self.asks) - 1
+        ask, (seat, name, code) = next(iter(self.asks.items()))
+        self._ask.ask, self._ask.name, self._ask.code, self._ask.waiting = ask, name, code, len(self.asks) - 1
         if self._ask.parent is None:
             screen.add_widget(self._ask)
 
@@ -325,6 +325,8 @@ class PhonesAsk(BoxLayout):
 
     ask = StringProperty("")
     name = StringProperty("")
+    code = StringProperty("")
+    """The three digits the asking phone shows too."""
     waiting = NumericProperty(0)
     """How many more phones ask after this one."""
 
@@ -372,9 +374,9 @@ class PhonesView(ModalView):
         seats.clear_widgets()
         if not phones.joined and not phones.asks:
             seats.add_widget(Caption(text=a.t(a.lang, "phones.settings.none_joined" if phones.on else "phones.settings.off")))
-        for ask, (seat, name) in phones.asks.items():  # answered here too: the dialog covers the prompt
+        for ask, (seat, name, digits) in phones.asks.items():  # answered here too: the dialog covers the prompt
             row = BoxLayout(spacing=a.unit * 0.3)
-            row.add_widget(Caption(text=a.t(a.lang, "phones.asks", name=name)))
+            row.add_widget(Caption(text=a.t(a.lang, "phones.asks", name=name, code=digits)))
             for allowed, key in ((False, "refuse"), (True, "allow")):
                 row.add_widget(BigButton(text=a.t(a.lang, f"phones.ask.{key}"), tap_id=f"phones:{key}:{seat}", size_hint_x=0.4,
                                          on_release=lambda _b, ask=ask, allowed=allowed: phones.answer(ask, allowed)))

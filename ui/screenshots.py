@@ -84,6 +84,38 @@ def _press_next_button(app: Any) -> None:
     pin.drive_high()
 
 
+def _pair_dice(app: Any) -> None:
+    from hardware.config import DieConfig, HardwareConfig, PairedDie
+    from hardware.smartdice import Colour, Found, Make, Rested
+    from ui.screens.hardware import HardwareSettings
+
+    app.settings.set_hardware(HardwareConfig(die=DieConfig(bluetooth=(
+        PairedDie("F0:12:34:56:78:01", "pixels", "Pixel Ruby", "midnight_galaxy"),))))
+    HardwareSettings(lambda: None).choose_bluetooth(found=[
+        Found("F0:12:34:56:78:01", Make.PIXELS, "Pixel Ruby", Colour.MIDNIGHT_GALAXY, 84, Rested(4, True), -48),
+        Found("E4:05:B0:94:0A:11", Make.GODICE, "GoDice_B0940_R_v04", Colour.RED, None, None, -61),
+        Found("F0:12:34:56:78:02", Make.PIXELS, "Pixel Onyx", Colour.ONYX_BLACK, 12, None, -70)])
+
+
+def _dice_on_the_table(app: Any) -> None:
+    from hardware.config import DieConfig, HardwareConfig, PairedDie
+    from hardware.emulated import EmulatedRadio, VirtualGoDice, VirtualPixels
+    from hardware.smartdice import Colour
+
+    pixels = VirtualPixels("F0:12:34:56:78:01", "Pixel Ruby", design=3)
+    godice = VirtualGoDice("E4:05:B0:94:0A:11", "B0940", Colour.RED)
+    radio = app.ble_transport = EmulatedRadio(pixels, godice)
+    app.settings.set_hardware(HardwareConfig(die=DieConfig(retry_seconds=0.1, bluetooth=(
+        PairedDie(pixels.address, "pixels", pixels.name, "midnight_galaxy"),
+        PairedDie(godice.address, "godice", godice.name, "red")))))
+    app.apply_hardware()
+    dice = app.devices.bluetooth
+    _until(lambda: dice.connected(pixels.address) and dice.connected(godice.address), "the dice connected")
+    radio.run(godice.sleep)
+    _until(lambda: not dice.connected(godice.address) and app.devices.bluetooth_status.lost != "",
+           "the GoDice lost")
+
+
 def step(app: Any, ruleset: str, word: str) -> None:
     """One of a scene's steps (companion/showcase.py), for a scene of ``ruleset``:
 
@@ -119,6 +151,10 @@ def step(app: Any, ruleset: str, word: str) -> None:
         SettingsView().open()
     elif word in ("die-ports", "die-path"):
         _die_port(app, word)
+    elif word == "die-pair":  # Bluetooth dice in range, one of them paired
+        _pair_dice(app)
+    elif word == "die-line":  # a Pixels die and a GoDice paired on bumble's emulated radio, one asleep
+        _dice_on_the_table(app)
     elif word == "board":
         app.manager.get_screen("table").ids.panel.board_shown = True
     elif word == "dialog":
@@ -202,7 +238,7 @@ def _phones_ask(app: Any) -> None:
 
     for seat in (0, 1):
         name = app.session.table.state.players[seat].name
-        app.phones._heard(News(seat, Said("phones.asks", {"name": name}), f"shown-{seat}"))
+        app.phones._heard(News(seat, Said("phones.asks", {"name": name, "code": ("482", "915")[seat]}), f"shown-{seat}"))
 
 
 def _until(done: Callable[[], bool], what: str, most: float = 60.0) -> None:
@@ -249,6 +285,7 @@ def stage(app: Any, bring: Callable[[Any], None], language: str, size: tuple[int
         if child is not app.root:
             child.dismiss(animation=False)
     app.devices.stop()  # no GPIO buttons unless the scene sets them up
+    app.ble_transport = None  # nor Bluetooth dice
     app.phones.stop()  # no phones unless the scene turns them on
     app.phones.command = None
     app.settings.phones = app.settings.phone_trading = False

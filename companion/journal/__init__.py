@@ -17,7 +17,7 @@
 """
 
 from companion.journal.chain import Head
-from companion.journal.errors import Damage, JournalDamaged, JournalError, JournalMoved
+from companion.journal.errors import Damage, JournalDamaged, JournalError, JournalFull, JournalMoved
 from companion.journal.schema import MIGRATIONS, SCHEMA_VERSION
 from companion.journal.transfer import NAME_LIMIT
 from companion.journal.store import (
@@ -44,6 +44,7 @@ __all__ = [
     "Journal",
     "JournalDamaged",
     "JournalError",
+    "JournalFull",
     "JournalMoved",
     "MIGRATIONS",
     "NAME_LIMIT",

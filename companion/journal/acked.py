@@ -50,8 +50,10 @@ class Acked:
 
 
 def folder(journal: Path) -> Path:
-    """Where a journal's acknowledged heads are kept: ``<journal>-acked``."""
-    return journal.with_name(journal.name + "-acked")
+    """Where a journal's acknowledged heads are kept: ``<journal>-acked``, beside the real file where
+    ``journal`` is a symlink (as SQLite keeps the ``-wal`` there)."""
+    real = Path(os.path.realpath(journal)) if os.path.islink(journal) else journal  # a folder link is the same folder
+    return real.with_name(real.name + "-acked")
 
 
 def _encode(acked: Acked) -> bytes:

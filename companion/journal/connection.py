@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
+import stat
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import datetime, timedelta, timezone
@@ -19,13 +20,15 @@ from typing import Any, Self
 from urllib.parse import quote
 
 from companion.actions import is_whole_number
-from companion.journal import acked, schema
+from companion.journal import acked, identity, schema
 from companion.journal.chain import Head, entry_link, root_hash
-from companion.journal.errors import JournalDamaged, JournalError, JournalMoved, describe, is_damage, is_not_a_database
+from companion.journal.errors import (
+    JournalDamaged, JournalError, JournalFull, JournalMoved, describe, is_damage, is_full, is_not_a_database,
+)
 from companion.journal.transfer import require_unicode
 from companion.journal.verify import HeadRecord
 
-__all__ = ["BUSY_TIMEOUT", "LEGACY_READABLE", "JournalConnection", "default_path"]
+__all__ = ["BUSY_TIMEOUT", "LEGACY_READABLE", "JournalConnection", "default_path", "require_one_name", "wal_path"]
 
 
 BUSY_TIMEOUT = 20.0
@@ -66,6 +69,22 @@ def default_path() -> Path:
     else:
         data_dir = Path(platformdirs.user_data_dir("companion", appauthor=False))
     return data_dir / "games.db"
+
+
+def wal_path(path: Path) -> Path:
+    """The ``-wal`` SQLite reads with a journal: beside the real file where ``path`` is a symlink."""
+    real = Path(os.path.realpath(path)) if os.path.islink(path) else path  # a folder link is the same folder
+    return real.with_name(real.name + "-wal")
+
+
+def require_one_name(path: Path, links: int) -> None:
+    """Refuse a journal with more than one name (a hard link): each name would get its own ``-wal`` and
+    lock, and two writers would write two different games into one file, as SQLite warns."""
+    if links > 1:
+        raise JournalError(
+            f"journal {path} has {links} names (hard links), which SQLite cannot keep apart, "
+            f"so it was not opened; {_UNTOUCHED} (remove the other names, or copy it with `companion backup`)"
+        )
 
 
 def _now() -> str:
@@ -142,17 +161,29 @@ class JournalConnection:
             journal = Journal.open("/tmp/demo/games.db")
         """
         path = Path(path)
-        if path.is_dir():
-            raise JournalError(f"journal {path} is a folder, not a file")
-        if path.exists() and not path.is_file():
-            raise JournalError(f"journal {path} is not a regular file (a pipe or a device?); {_UNTOUCHED}")
-        if not path.exists():
+        try:
+            status = path.stat()
+        except FileNotFoundError:
             if readonly:
-                raise JournalError(f"there is no saved game in {path}; start one with `companion new`")
+                raise JournalError(f"there is no saved game in {path}; start one with `companion new`") from None
+            lone = wal_path(path)
+            if lone.exists() and lone.stat().st_size > 0:  # SQLite would delete it on making a new file
+                raise JournalError(
+                    f"journal {path} is missing but its -wal ({lone.name}) is there, so no new journal was made "
+                    f"over it; the -wal was left untouched (put the file back, or move the -wal aside)"
+                ) from None
             return cls._create(path)
+        except OSError as exc:
+            raise JournalError(f"journal {path} cannot be read: {exc.strerror or exc}") from exc
+        if stat.S_ISDIR(status.st_mode):
+            raise JournalError(f"journal {path} is a folder, not a file")
+        if not stat.S_ISREG(status.st_mode):
+            raise JournalError(f"journal {path} is not a regular file (a pipe or a device?); {_UNTOUCHED}")
+        require_one_name(path, status.st_nlink)
         reader = cls._connect_reader(path)
         try:
             version = cls._check_header(reader, path)
+            cls._require_own_wal(reader, path)
             journal = cls(path, reader, readonly=readonly)
             journal._version = version
             if version < schema.SCHEMA_VERSION and not (readonly and version >= LEGACY_READABLE):
@@ -170,11 +201,28 @@ class JournalConnection:
         return journal
 
     @staticmethod
+    def _require_own_wal(conn: sqlite3.Connection, path: Path) -> None:
+        """Refuse a ``-wal`` that is not this file's: see :mod:`companion.journal.identity`."""
+        own = identity.in_file(path)
+        if own == 0:  # a file from before identities, or one whose first commits are all in its -wal
+            return
+        try:
+            seen = int(conn.execute("PRAGMA application_id").fetchone()[0])
+        except sqlite3.Error:
+            return  # the damage is found and said by what reads the file next
+        if seen != own:
+            raise JournalDamaged(
+                f"journal {path}: its -wal ({wal_path(path).name}) is not this file's (another journal's, or the "
+                f"file's header is damaged), so it was not read; {_UNTOUCHED} (moved aside, the -wal leaves "
+                f"the file as it was last checkpointed; `companion backup` is the way to carry a journal)"
+            )
+
+    @staticmethod
     def _connect_reader(path: Path) -> sqlite3.Connection:
         """A read-only connection. In a folder that cannot be written, where SQLite cannot make the
         shared-memory file WAL readers use, the file is read as immutable: nobody can write it there."""
         folder_writable = os.access(path.parent, os.W_OK)
-        wal = path.with_name(path.name + "-wal")
+        wal = wal_path(path)
         immutable = not folder_writable and not (wal.exists() and wal.stat().st_size > 0)
         uri = _read_only_uri(path) + ("&immutable=1" if immutable else "")
         try:
@@ -265,6 +313,7 @@ class JournalConnection:
                 return
             conn.execute("BEGIN IMMEDIATE")
             try:
+                identity.stamp(conn)
                 # Re-read under the write lock: another process may have migrated the file meanwhile.
                 version = conn.execute("PRAGMA user_version").fetchone()[0]
                 if version > schema.SCHEMA_VERSION:
@@ -371,7 +420,7 @@ class JournalConnection:
     def _error(self, what: str, exc: sqlite3.Error | UnicodeDecodeError) -> JournalError:
         if isinstance(exc, UnicodeDecodeError):  # an error message with damaged bytes in it
             return JournalDamaged(f"journal {self._path}: could not {what}: the file is damaged")
-        kind = JournalDamaged if is_damage(exc) else JournalError
+        kind = JournalDamaged if is_damage(exc) else JournalFull if is_full(exc) else JournalError
         return kind(f"journal {self._path}: could not {what}: {describe(exc)}")
 
     @contextmanager
@@ -402,6 +451,7 @@ class JournalConnection:
         try:
             conn.execute("BEGIN IMMEDIATE")
             try:
+                identity.stamp(conn)  # page 1 in every commit: the -wal is tied to its file
                 yield conn
                 conn.execute("COMMIT")
             except BaseException:

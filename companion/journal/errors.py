@@ -16,7 +16,7 @@ from __future__ import annotations
 import sqlite3
 from dataclasses import dataclass
 
-__all__ = ["Damage", "JournalDamaged", "JournalError", "JournalMoved", "describe"]
+__all__ = ["Damage", "JournalDamaged", "JournalError", "JournalFull", "JournalMoved", "describe"]
 
 
 class JournalError(Exception):
@@ -29,6 +29,10 @@ class JournalError(Exception):
 
 class JournalDamaged(JournalError):
     """Stored game data no longer matches its hash chain, or SQLite found the file damaged."""
+
+
+class JournalFull(JournalError):
+    """A write was refused because the disk is full: nothing of it was written, nothing is damaged."""
 
 
 class JournalMoved(JournalError):
@@ -94,6 +98,11 @@ def describe(error: sqlite3.Error) -> str:
 def is_not_a_database(error: sqlite3.Error) -> bool:
     """True when SQLite says the file is no database at all."""
     return describe(error) == _CAUSES["SQLITE_NOTADB"]
+
+
+def is_full(error: sqlite3.Error) -> bool:
+    """True when SQLite says the disk is full."""
+    return describe(error) == _CAUSES["SQLITE_FULL"]
 
 
 def is_damage(error: sqlite3.Error) -> bool:

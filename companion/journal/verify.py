@@ -83,7 +83,7 @@ def acknowledged(acked: Acked | None, root: bytes, record: HeadRecord, intact: i
     if acked is None:
         return None
     if acked.root != root:
-        return "it is not the game acknowledged under this number (another game's data is in the file)"
+        return "it is not the game acknowledged under this number (another game's data is in the file or its -wal)"
     if record.writes > acked.writes:
         return None  # the record lags behind the file
     if record.writes == acked.writes:

@@ -6,6 +6,7 @@
   const pick = (list) => (list.find((l) => ["hu", "de", "en"].includes(l)) || "en");
   let lang = pick((navigator.languages || [navigator.language || "en"]).map((l) => String(l).slice(0, 2).toLowerCase()));
   let token = "", watching = false, seq = 0, number = 0, ws = null, view = null, wait = 500, gone = false;
+  let epoch = "", awaiting = 0;  // the server's run the steps are numbered in; the request still at the table
 
   function status(text, kind) {
     const box = $("status");
@@ -162,23 +163,34 @@
     const m = JSON.parse(event.data);
     if (m.t === "seats") { token = ""; watching = false; seq = 0; showSeats(m); status(m.text || "", m.text ? "bad" : ""); }
     else if (m.t === "waiting") { status(m.text, "wait"); }
-    else if (m.t === "joined") { if (m.token !== token) { token = m.token; number = 0; seq = 0; } status(""); }
+    else if (m.t === "joined") {
+      if (m.token !== token) { token = m.token; number = 0; seq = 0; }
+      if (m.epoch !== epoch) { epoch = m.epoch; seq = 0; }  // the server started again: its steps start anew
+      watching = m.seat === null;
+      if (!awaiting) status("");
+    }
     else if (m.t === "change") {
       if (m.seq < seq) return;  // an old step after a catch-up: already shown
       seq = m.seq;
       if (m.view) render(m.view);
       document.body.dataset.seq = String(seq);
     } else if (m.t === "reply") {
+      if (m.ok === null) awaiting = m.n; else if (m.n === awaiting || m.n === null) awaiting = 0;
       status(m.text, m.ok === false ? "bad" : m.ok ? "good" : "");
     } else if (m.t === "gone") { gone = true; token = ""; status(m.text, "bad"); }
   }
 
+  function hello(since) {
+    send({ t: "hello", lang: lang, token: token || undefined, watch: watching || undefined, since: since, epoch: epoch || undefined, waiting: awaiting || undefined });
+  }
+
   function connect() {
     const scheme = location.protocol === "https:" ? "wss:" : "ws:";
-    ws = new WebSocket(`${scheme}//${location.host}${page}/ws`);
-    ws.onopen = () => { wait = 500; if (!gone) status(""); send({ t: "hello", lang: lang, token: token || undefined, watch: watching || undefined, since: seq }); };
-    ws.onmessage = receive;
+    const socket = ws = new WebSocket(`${scheme}//${location.host}${page}/ws`);
+    ws.onopen = () => { wait = 500; if (!gone && !awaiting) status(""); hello(seq); };
+    ws.onmessage = (event) => { if (socket === ws) receive(event); };  // never an old connection's words
     ws.onclose = () => {
+      if (socket !== ws) return;
       document.body.dataset.connected = "no";
       if (gone) return;
       status(view ? view.labels.offline : "…", "bad");
@@ -191,7 +203,7 @@
     b.onclick = () => {
       lang = b.dataset.lang; document.documentElement.lang = lang;
       document.querySelectorAll("#languages button").forEach((o) => o.setAttribute("aria-pressed", String(o === b)));
-      send({ t: "hello", lang: lang, token: token || undefined, watch: watching || undefined, since: Math.max(0, seq - 1) });
+      hello(Math.max(0, seq - 1));
     };
     b.setAttribute("aria-pressed", String(b.dataset.lang === lang));
   });

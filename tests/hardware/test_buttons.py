@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from gpiozero.pins.mock import MockFactory
 
-from hardware.buttons import ButtonPanel, FakeClock, GpioUnavailable, Picture, Pressed, lgpio_factory
+from hardware.buttons import ButtonPanel, FakeClock, GpioUnavailable, Picture, Pressed, gpiod_factory
 from hardware.config import Binding, ButtonAction, ButtonsConfig, HardwareConfig
 from tests.hardware.support import WAIT, applied, new_table
 
@@ -230,31 +230,28 @@ def test_with_the_real_cards_confirm_never_draws_a_company_at_random(tmp_path: P
 
 def test_no_buttons_configured_touches_no_gpio(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.setitem(sys.modules, "gpiozero", None)  # importing it would fail
-    monkeypatch.setattr("hardware.buttons.lgpio_factory", lambda: pytest.fail("a pin factory was made"))
+    monkeypatch.setattr("hardware.buttons.gpiod_factory", lambda chip: pytest.fail("a pin factory was made"))
     panel = ButtonPanel(HardwareConfig.from_dict({}).buttons, CountingTable())
     panel.start()
     assert panel.problem is None and panel.picture == Picture()
     panel.close()
 
 
-def test_buttons_without_gpio_are_a_sentence_not_a_crash() -> None:
+def test_buttons_without_gpio_are_a_sentence_not_a_crash(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("hardware.gpiod_pins.chip_paths", lambda: [])
     panel = ButtonPanel(ButtonsConfig({17: Binding(A.ROLL)}), CountingTable())
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr("hardware.buttons.on_raspberry_pi", lambda: False)
-        panel.start()
+    panel.start()
     assert panel.problem is not None
-    assert panel.problem.text("en") == "GPIO buttons are set up, but this machine has no GPIO: not a Raspberry Pi"
+    assert panel.problem.text("en") == ("GPIO buttons are set up, but this machine has no GPIO: "
+                                        "there is no GPIO chip (/dev/gpiochip*) here")
 
 
-def test_on_a_pi_only_lgpio_will_do() -> None:
-    try:
-        import lgpio  # noqa: F401
-    except ImportError:
-        with pytest.raises(GpioUnavailable) as error:
-            lgpio_factory(on_pi=True)
-        assert "lgpio" in error.value.said.text("de")
-    else:
-        pytest.skip("lgpio is installed here")
+def test_only_gpiod_will_do(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "gpiod", None)  # not installed: importing it fails
+    monkeypatch.delitem(sys.modules, "hardware.gpiod_pins", raising=False)
+    with pytest.raises(GpioUnavailable) as error:
+        gpiod_factory()
+    assert "gpiod" in error.value.said.text("de") and "table-companion[pi]" in error.value.said.text("hu")
 
 
 def test_a_pin_already_taken_is_a_sentence() -> None:

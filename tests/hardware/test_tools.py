@@ -80,3 +80,29 @@ def test_hw_test_shows_faces_as_they_arrive(tmp_path: Path, capsys: pytest.Captu
 def test_hw_test_refuses_a_bad_pin_in_one_line(capsys: pytest.CaptureFixture[str]) -> None:
     assert cli.main(["hw-test", "--pin", "40=roll"]) == 2
     assert "BCM number from 0 to 27" in capsys.readouterr().err
+
+
+def test_hw_test_presses_a_button_on_the_chip_named(monkeypatch: pytest.MonkeyPatch,
+                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    """``hw-test --chip``: the buttons on another chip than the header's, as gpio-sim's in the system test."""
+    from tests.hardware.fake_gpiod import FakeChip
+
+    chips = {"/dev/gpiochip0": FakeChip("ACPI", ["a"]), "/dev/gpiochip1": FakeChip("gpio-sim.0-node0", [""] * 28, "gpiochip1")}
+    monkeypatch.setattr("hardware.gpiod_pins.chip_paths", lambda: list(chips))
+    monkeypatch.setattr("hardware.gpiod_pins.gpiod.Chip", chips.__getitem__)
+    status: list[int] = []
+    runner = threading.Thread(target=lambda: status.append(cli.main(
+        ["hw-test", "--pin", "17=roll", "--chip", "gpio-sim.0-node0", "--count", "1", "--seconds", str(WAIT)])))
+    runner.start()
+    sim = chips["/dev/gpiochip1"]
+    for _ in range(int(WAIT / 0.2)):  # press and let go until the command has seen a press (it stops at one)
+        sim.pull(17, 0)
+        runner.join(0.1)
+        sim.pull(17, 1)
+        runner.join(0.1)
+        if not runner.is_alive():
+            break
+    runner.join(WAIT)
+    assert status == [0]
+    assert "button: pin 17 → roll" in capsys.readouterr().out
+    assert sim.closed and not sim.requests

@@ -1,6 +1,6 @@
 """A table, its phones' web side and phones that talk to it, for the tests of issue 16.
 
-:class:`Served` runs the web side in this process (a :class:`phones.server.Hub` on a free port,
+:class:`Served` runs the web side in this process (a :class:`phones.hub.Hub` on a free port,
 its messages to the app collected in ``to_app``) for the door's tests; :class:`Played` runs the
 real thing: a :class:`~companion.table.Table` owned by the test's event loop, a
 :class:`~phones.bridge.Bridge` and its web process.
@@ -21,7 +21,8 @@ from companion.bots import choose
 from companion.game import Game
 from companion.table import Table
 from phones.bridge import Bridge, News
-from phones.server import Hub, serve
+from phones.door import serve
+from phones.hub import Hub
 from phones.seatview import phone_choices
 from phones.replica import Replica
 from phones.wire import Change
@@ -70,6 +71,8 @@ class Phone:
         self.seat: int | None = None
         self.number = 0
         self.seq = 0
+        self.epoch = ""
+        """The web process's run its steps are numbered in (said on joining)."""
         self.view: dict[str, Any] | None = None
         self.got: list[tuple[float, dict[str, Any]]] = []
 
@@ -83,7 +86,7 @@ class Phone:
             body = json.loads(message.data)
             self.got.append((time.perf_counter(), body))
             if body["t"] == "joined":
-                self.token, self.seat = body["token"], body["seat"]
+                self.token, self.seat, self.epoch = body["token"], body["seat"], body["epoch"]
             if body["t"] == "change":
                 self.seq = body["seq"]
                 if body["view"] is not None:
@@ -128,6 +131,8 @@ class Served:
         self.hub.from_app({"t": "hello", "secret": "S3cr3t-" + "q" * 32, "trading": trading, "setup": SETUP,
                            "actions": actions or []})
         self.session: aiohttp.ClientSession | None = None
+        self.sessions: dict[str, aiohttp.ClientSession] = {}
+        """A session a phone's address other than 127.0.0.1 (each phone on a LAN has its own)."""
 
     async def __aenter__(self) -> Served:
         self.runner, self.listening = await serve(self.hub, "127.0.0.1", 0)
@@ -138,6 +143,8 @@ class Served:
     async def __aexit__(self, *exc: Any) -> None:
         assert self.session is not None
         await self.session.close()
+        for session in self.sessions.values():
+            await session.close()
         self.listening.close()
         await self.runner.cleanup()
 
@@ -145,9 +152,17 @@ class Served:
     def base(self) -> str:
         return f"http://127.0.0.1:{self.port}/g/{self.hub.secret}"
 
-    async def phone(self, seat: int | None = None, language: str = "en") -> Phone:
+    def from_address(self, address: str) -> aiohttp.ClientSession:
+        """A session whose connections come from ``address`` (any of 127.0.0.0/8 is this machine's)."""
         assert self.session is not None
-        phone = Phone(await self.session.ws_connect(self.base + "/ws"), language, self.allow)
+        if address == "127.0.0.1":
+            return self.session
+        if address not in self.sessions:
+            self.sessions[address] = aiohttp.ClientSession(connector=aiohttp.TCPConnector(local_addr=(address, 0)))
+        return self.sessions[address]
+
+    async def phone(self, seat: int | None = None, language: str = "en", address: str = "127.0.0.1") -> Phone:
+        phone = Phone(await self.from_address(address).ws_connect(self.base + "/ws"), language, self.allow)
         if seat is not None:
             await phone.join(seat)
         return phone

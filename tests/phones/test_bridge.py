@@ -8,10 +8,10 @@ import random
 from pathlib import Path
 from typing import Any
 
-from companion.bots import play
+from companion.bots import choose, play
 from companion.table import Table
 from phones.wire import Change
-from tests.phones.support import SETUP, Played, Served, line_to_trade
+from tests.phones.support import SETUP, Phone, Played, Served, line_to_trade
 
 
 def run(scenario: Any) -> Any:
@@ -47,20 +47,48 @@ def test_undo_and_redo_reach_the_phones_as_steps(tmp_path: Path) -> None:
     run(scenario())
 
 
+async def beside_another_writer(played: Played, played_first: int) -> tuple[list[dict[str, Any]], Phone, Table]:
+    """The table plays the first actions of a line, a phone joins seat 1, and another writer opens the journal."""
+    line = line_to_trade()
+    for action in line[:played_first]:
+        assert played.table.submit(action).accepted
+    phone = await played.phone(1)
+    return line, phone, Table.open(played.table.journal.path, played.table.game_id)
+
+
 def test_another_writer_moves_the_line_and_the_phones_follow(tmp_path: Path) -> None:
     async def scenario() -> None:
         async with Played(tmp_path) as played:
-            line = line_to_trade()
-            for action in line[:3]:
-                assert played.table.submit(action).accepted
-            phone = await played.phone(1)
-            other = Table.open(tmp_path / "games.db", played.table.game_id)
+            line, phone, other = await beside_another_writer(played, 3)
             for action in line[3:6]:
                 assert other.submit(action, "console").accepted
             other.close()
             assert played.table.refresh()  # the app's tick follows the other writer
             while phone.view is None or len(phone.view["history"]) < 1 or played.bridge.line_length != 6:
                 await phone.next("change")
+            assert played.bridge.line_length == 6
+
+    run(scenario())
+
+
+def test_another_writer_that_takes_back_says_so_and_only_then(tmp_path: Path) -> None:
+    """Issue 25: another writer's take-back is said once, for what it took back of the line the phones
+    saw; what it adds after comes as steps, and an addition alone is never a take-back."""
+    async def scenario() -> None:
+        async with Played(tmp_path) as played:
+            line, phone, other = await beside_another_writer(played, 6)
+            seen = phone.seq
+            assert other.undo().accepted and other.undo().accepted
+            assert other.submit(line[4], "console").accepted
+            rng = random.Random(1)
+            instead = next(a for a in (choose(other.game, rng) for _ in range(50)) if a != line[5])
+            assert other.submit(instead, "console").accepted
+            other.close()
+            assert played.table.refresh()
+            while phone.seq < seen + 2:
+                await phone.next("change")
+            said = [c["said"] for c in phone.changes() if c["seq"] > seen]
+            assert said[0] == ["1 action taken back."] and said[1] and "taken back" not in " ".join(said[1])
             assert played.bridge.line_length == 6
 
     run(scenario())

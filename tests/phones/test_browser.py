@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import signal
 from pathlib import Path
 
 import pytest
@@ -77,5 +78,44 @@ def test_a_phone_joins_watches_a_roll_trades_and_is_refused_out_of_turn(tmp_path
                                         "document.getElementById('status').textContent")
             assert refused == "Sie sind nicht am Zug."
             assert played.table.length == after
+
+    asyncio.run(scenario())
+
+
+LONG = "Maximilianfriedrichwilhelmvonundzuhausen"  # forty letters, no space
+
+
+def test_a_long_name_wraps_and_a_restart_of_the_web_process_keeps_the_seat(tmp_path: Path) -> None:
+    """Issue 25 in the browser: a 40-letter name never makes the page wider than the phone; after a
+    restart of the web process the page carries on in its seat without a new Allow (its step numbers
+    start anew there)."""
+    browser_or_skip()
+    setup = {"ruleset": "tozsde", "players": [LONG, "Béla", "Csaba"]}
+
+    async def scenario() -> None:
+        async with Played(tmp_path, setup=setup) as played, Browser("en") as phone:
+            await phone.open(played.bridge.link("127.0.0.1"))
+            await phone.until("document.querySelectorAll('#seat-list button').length")
+            width = "document.documentElement.scrollWidth"
+            assert await phone.js(width) <= 390
+            await phone.js("document.querySelector('#seat-list button[data-seat=\"0\"]').click()")
+            played.bridge.allow(await played.asked(0))
+            await phone.until("!document.getElementById('game').hidden")
+            assert await phone.js(width) <= 390 and await phone.js("document.getElementById('me-name').textContent") == LONG
+            assert played.table.submit({"type": "roll", "value": 3}, "die").accepted
+            await phone.until("document.getElementById('said').textContent.includes('3')")
+            # the web process dies; the bridge starts another; the page's seat is its own again
+            played.bridge.listening.clear()
+            os.kill(played.bridge.pid or 0, signal.SIGKILL)
+            for _ in range(400):
+                if played.bridge.listening.is_set():
+                    break
+                await asyncio.sleep(0.025)
+            await phone.until("document.body.dataset.connected === 'yes'", timeout=15)
+            assert played.table.submit({"type": "roll", "value": 5}, "die").accepted
+            said = await phone.until("document.getElementById('said').textContent.includes('5') && "
+                                     "document.getElementById('said').textContent", timeout=10)
+            assert "5" in said and await phone.js("document.getElementById('game').hidden") is False
+            assert not [n for n in played.news if n.said.key == "phones.asks"]  # no new Allow was asked for
 
     asyncio.run(scenario())

@@ -12,7 +12,7 @@ from typing import Any
 from companion.actions import Choice
 from companion.describe import Described, Dialog, Group, Option, describe
 from companion.game import Game
-from phones.server import chosen_value
+from phones.choice import chosen_value
 from tests.phones.support import Played, Served, line_until
 
 BOERSE_REAL = {"ruleset": "boerse", "players": ["Anna", "Bernd", "Clara"], "options": {"deck": "real"}}

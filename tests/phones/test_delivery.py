@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.bots import choose
+from phones.hub import CATCH_UP_STEPS
 from tests.phones.support import Played, line_to_trade
 
 PUSH_P95_MS = 200.0
@@ -100,16 +101,16 @@ def test_a_dropped_connection_catches_up_without_a_reload(tmp_path: Path) -> Non
             token, seen = phone.token, phone.seq
             await phone.ws.close()
             rng = random.Random(9)
-            await play(played, 12, rng)
+            await play(played, CATCH_UP_STEPS, rng)
             await asyncio.sleep(0.2)
             again = await played.phone()
-            await again.send({"t": "hello", "lang": "de", "token": token, "since": seen})
+            await again.send({"t": "hello", "lang": "de", "token": token, "since": seen, "epoch": phone.epoch})
             joined = await again.next("joined")
             assert joined["token"] == token  # the same seat, no new join
-            await _read_until(again, seen + 12)
+            await _read_until(again, seen + CATCH_UP_STEPS)
             steps = [body["seq"] for body in again.changes()]
-            assert steps == list(range(seen + 1, seen + 13))
-            assert again.view is not None and again.view["seq"] == seen + 12
+            assert steps == list(range(seen + 1, seen + CATCH_UP_STEPS + 1))  # each step it missed, in order
+            assert again.view is not None and again.view["seq"] == seen + CATCH_UP_STEPS
 
     run(scenario())
 

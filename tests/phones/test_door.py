@@ -11,7 +11,7 @@ from typing import Any
 import aiohttp
 import pytest
 
-from phones import server, strict
+from phones import door, strict
 from phones.bridge import Bridge
 from phones.guard import SECRET_BYTES, new_secret
 from tests.phones.support import Served, line_to_trade
@@ -200,40 +200,6 @@ def test_a_flood_of_ten_thousand_requests_is_refused_request_by_request() -> Non
     run(scenario())
 
 
-def test_two_hundred_idle_connections_are_bounded_and_reaped(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(server, "FIRST_REQUEST_SECONDS", 0.5)
-
-    async def scenario() -> None:
-        async with Served(line_to_trade()) as served:
-            seat = turn_seat(served)
-            phone = await served.phone(seat)
-            idle = [await asyncio.open_connection("127.0.0.1", served.port) for _ in range(200)]
-            refused = 0
-            for reader, _writer in idle:
-                try:
-                    head = await asyncio.wait_for(reader.read(200), 0.2)
-                except asyncio.TimeoutError:
-                    continue
-                if head.startswith(b"HTTP/1.1 503"):
-                    refused += 1
-            assert refused >= 200 - server.MOST_CONNECTIONS
-            await asyncio.sleep(1.0)  # past FIRST_REQUEST_SECONDS: the silent ones are closed
-            closed = 0
-            for reader, writer in idle:
-                if await asyncio.wait_for(reader.read(64), 1.0) == b"":
-                    closed += 1
-                writer.close()
-            assert closed == 200
-            # the joined phone stayed, and a new phone gets in
-            served.hub.from_app({"t": "trading", "on": True})
-            change = await phone.next("change")
-            assert change["view"]["turn"]["mine"]
-            late = await served.phone((seat + 1) % 3)
-            assert late.view is not None and served.acts() == []
-
-    run(scenario())
-
-
 def test_a_phone_acts_only_for_its_seat_and_on_its_turn() -> None:
     async def scenario() -> None:
         async with Served(line_to_trade()) as served:
@@ -282,10 +248,10 @@ def test_only_loopback_and_private_addresses_are_served() -> None:
                                  ("2001:db8::1", False), ("::ffff:1.2.3.4", False), ("::ffff:192.168.0.2", True)):
             request = make_mocked_request("GET", "/", transport=FakeTransport(address))
             if allowed:
-                assert (await server.only_private(request, handler)).status == 200
+                assert (await door.only_private(request, handler)).status == 200
             else:
                 with pytest.raises(aiohttp.web.HTTPForbidden):
-                    await server.only_private(request, handler)
+                    await door.only_private(request, handler)
 
     run(scenario())
 
@@ -318,7 +284,7 @@ def test_nothing_the_phones_send_reaches_the_journal_except_through_the_table() 
 
 
 def test_a_phone_that_joins_nothing_is_closed_and_one_that_watches_stays(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(server, "JOIN_SECONDS", 0.3)
+    monkeypatch.setattr(door, "JOIN_SECONDS", 0.3)
 
     async def scenario() -> None:
         async with Served(line_to_trade()) as served:

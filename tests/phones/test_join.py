@@ -8,6 +8,7 @@ import asyncio
 from pathlib import Path
 from typing import Any
 
+from phones.guard import digest
 from tests.phones.support import Played, Served, line_to_trade
 
 
@@ -23,9 +24,10 @@ def test_a_join_waits_for_the_table_and_a_refusal_leaves_the_phone_nothing() -> 
             await phone.next("seats")
             await phone.send({"t": "join", "seat": 1, "lang": "de"})
             waiting = await phone.next("waiting")
-            assert waiting["text"] == "Als Béla angefragt: warten, bis der Tisch zustimmt."
+            assert waiting["text"] == f"Als Béla angefragt: warten, bis der Tisch zustimmt. Der Tisch zeigt den Code {waiting['code']}."
             (asks,) = [m for m in served.to_app if m["t"] == "asks"]
             assert asks["seat"] == 1 and asks["name"] == "Béla" and len(asks["ask"]) >= 12
+            assert asks["code"] == waiting["code"] and len(asks["code"]) == 3  # the table shows what the phone shows
             assert served.hub.seats.held() == [] and not any(m["t"] == "joined" for m in served.to_app)
             assert (await phone.act(0))["text"] == "Dieses Telefon hat den Platz nicht mehr: bitte neu beitreten."
             served.hub.from_app({"t": "refuse", "ask": asks["ask"]})
@@ -41,7 +43,8 @@ def test_a_join_waits_for_the_table_and_a_refusal_leaves_the_phone_nothing() -> 
             served.hub.from_app({"t": "allow", "ask": again})
             joined = await phone.next("joined")
             assert joined["seat"] == 1 and served.hub.seats.holder(joined["token"]) == 1
-            assert [m for m in served.to_app if m["t"] == "joined"] == [{"t": "joined", "seat": 1, "name": "Béla"}]
+            assert [m for m in served.to_app if m["t"] == "joined"] == [
+                {"t": "joined", "seat": 1, "name": "Béla", "key": digest(joined["token"])}]
 
     run(scenario())
 
@@ -110,5 +113,27 @@ def test_the_table_allows_or_refuses_through_the_bridge(tmp_path: Path) -> None:
                 await asyncio.sleep(0.01)
             (joined,) = [n for n in played.news if n.said.key == "phones.joined"]
             assert joined.seat == 0 and joined.said.text("de") == "Das Telefon von Anna ist dabei."
+
+    run(scenario())
+
+
+def test_a_seat_taken_over_by_its_token_tells_the_old_phone() -> None:
+    """Issue 25: a second connection with the seat's token takes it over; the first hears why."""
+    async def scenario() -> None:
+        async with Served(line_to_trade()) as served:
+            old = await served.phone(0, "de")
+            new = await served.phone(None, "de")
+            await new.send({"t": "hello", "lang": "de", "token": old.token, "since": old.seq, "epoch": old.epoch})
+            assert (await new.next("joined"))["seat"] == 0
+            gone = await old.next("gone")
+            assert gone["text"] == "Ein anderes Telefon hat diesen Platz übernommen; diese Seite spielt nicht mehr dafür."
+            # a token the seat no longer has says why the page is back at picking a seat
+            await new.send({"t": "join", "seat": 0})
+            await new.next("waiting")
+            await served.allow(0)
+            assert (await new.next("joined"))["token"] != old.token
+            stale = await served.phone(None, "de")
+            await stale.send({"t": "hello", "lang": "de", "token": old.token})
+            assert (await stale.next("seats"))["text"] == "Dieses Telefon hat seinen Platz nicht mehr: bitte den Platz neu wählen."
 
     run(scenario())

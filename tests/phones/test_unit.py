@@ -13,8 +13,10 @@ import ipaddress
 import os
 from pathlib import Path
 
+import pytest
+
 from phones.guard import PRIVATE_NETWORKS, private
-from phones.server import LOWER_PRIORITY
+from phones.server import LOWER_PRIORITY, MOST_FILES
 from tests.phones.support import Played
 from tests.test_systemd import MOST_EXPOSED, one, values
 
@@ -47,12 +49,14 @@ def test_the_web_process_is_the_apps_child_not_a_unit_of_its_own() -> None:
 
 
 def test_the_unit_lets_the_web_process_lower_its_priority_and_nothing_raise_one() -> None:
-    """``setpriority`` is the one call of ``@resources`` let back in: the web process runs niced, and
-    with no capabilities and ``LimitNICE=0`` no process of the unit can raise a priority."""
+    """``setpriority``, ``setrlimit`` and ``prlimit64`` are the calls of ``@resources`` let back in: the
+    web process runs niced and with lower limits, and with no capabilities and ``LimitNICE=0`` no process
+    of the unit can raise a priority or a hard limit."""
     filters = values(UNIT, "SystemCallFilter")
     denied = [f for f in filters if f.startswith("~")]
     assert filters[0] == "@system-service" and any("@resources" in f.split() for f in (d[1:] for d in denied))
-    assert filters[-1] == "setpriority" and filters.index("setpriority") > max(filters.index(d) for d in denied)
+    allowed_again = filters[-1].split()
+    assert allowed_again == ["setpriority", "setrlimit", "prlimit64"] and len(filters) - 1 > max(filters.index(d) for d in denied)
     assert one(UNIT, "LimitNICE") == "0" and one(UNIT, "CapabilityBoundingSet") == ""
 
 
@@ -62,5 +66,23 @@ def test_the_web_process_runs_at_a_lower_priority_than_the_table(tmp_path: Path)
             assert played.bridge.pid is not None
             mine = os.getpriority(os.PRIO_PROCESS, 0)
             assert os.getpriority(os.PRIO_PROCESS, played.bridge.pid) == min(19, mine + LOWER_PRIORITY)
+
+    asyncio.run(scenario())
+
+
+def test_the_web_process_is_given_none_of_the_apps_paths_and_runs_with_less(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 25: the journal's and the settings' paths stay with the app; the web process grows no
+    file, dumps no core and opens a bounded number of files."""
+    monkeypatch.setenv("COMPANION_DB", str(tmp_path / "games.db"))
+    monkeypatch.setenv("COMPANION_SETTINGS", str(tmp_path / "settings.json"))
+
+    async def scenario() -> None:
+        async with Played(tmp_path) as played:
+            pid = played.bridge.pid
+            environment = Path(f"/proc/{pid}/environ").read_bytes().split(b"\0")
+            assert not [v for v in environment if v.startswith(b"COMPANION_")], environment
+            limits = {line[:26].strip(): line[26:].split()[:2] for line in Path(f"/proc/{pid}/limits").read_text().splitlines()}
+            assert limits["Max file size"] == ["0", "0"] and limits["Max core file size"] == ["0", "0"]
+            assert limits["Max open files"] == [str(MOST_FILES)] * 2
 
     asyncio.run(scenario())

@@ -95,7 +95,9 @@ def test_phones_are_off_by_default_and_come_on_behind_the_pin(phones_off: Any) -
     assert until(lambda: "phones:allow" in visible_ids())
     ask = app.phones._ask
     assert ask is not None and ask.parent is app.manager.get_screen("table")
-    assert ask.ids.text.text == "Anna's phone wants to join."
+    assert until(phone.has("waiting"))
+    (waiting,) = [m for m in phone.got if m["t"] == "waiting"]
+    assert ask.ids.text.text == f"Anna's phone wants to join (code {waiting['code']})."  # the code the phone shows
     assert app.phones.joined == {} and corner.count == 0 and not phone.has("joined")()
     frames()  # the prompt laid out where it is drawn
     tap("phones:refuse")  # no PIN to refuse

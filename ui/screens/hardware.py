@@ -11,14 +11,17 @@ A hold action set in the file stays with its button.
 
 from __future__ import annotations
 
+import threading
 from dataclasses import replace
 from pathlib import Path
 from typing import Any, Callable
 
+from kivy.clock import Clock
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
 
-from hardware.config import BCM_PINS, Binding, ButtonAction, HardwareConfig
+from hardware.config import BCM_PINS, Binding, ButtonAction, HardwareConfig, PairedDie
+from hardware.texts import say
 from ui import theme
 from ui.widgets import Caption, ListView, RowButton, Stepper, app, path_pad
 
@@ -60,11 +63,29 @@ def port_problem(path: str) -> str | None:
 
 def die_summary(config: HardwareConfig, language: str) -> str:
     a = app()
+    paired = [d.label for d in config.die.bluetooth]
     if config.die.port is not None:
-        return config.die.port
+        return " · ".join([config.die.port, *paired])
     if config.die.vid_pid is not None:
-        return str(a.t(language, "ui.settings.die_usb", id=config.die.vid_pid))
-    return str(a.t(language, "ui.value.none"))
+        return " · ".join([str(a.t(language, "ui.settings.die_usb", id=config.die.vid_pid)), *paired])
+    return " · ".join(paired) or str(a.t(language, "ui.value.none"))
+
+
+def die_row(die: Any, paired: bool, language: str) -> str:
+    """A Bluetooth die in the pairing list: its name, make, colour, battery, and whether it is paired.
+
+    ``die`` is a :class:`hardware.smartdice.Found` (in range) or a :class:`PairedDie` (paired, not in range).
+    """
+    make = "Pixels" if str(getattr(die, "make", "")) == "pixels" else "GoDice"
+    colour = say(f"colour.{getattr(die.colour, 'value', die.colour)}").text(language)
+    label = die.label if isinstance(die, PairedDie) else PairedDie(die.address, die.make.value, die.name).label
+    parts = [label, make, colour]
+    battery = None if isinstance(die, PairedDie) else die.battery
+    if battery is not None:
+        parts.append(f"{battery} %")
+    if paired:
+        parts.append(say("die.pair_paired").text(language))
+    return " · ".join(parts)
 
 
 def buttons_summary(config: HardwareConfig, language: str) -> str:
@@ -125,10 +146,91 @@ class HardwareSettings:
                                colour=list(theme.PRIMARY if chosen else theme.BUTTON))
             button.bind(on_release=lambda _b, p=port: self._pick_die(view, p))
             view.add_row(button)
+            if port is None:  # the Bluetooth dice next: most tables have those rather than a serial one
+                wireless = RowButton(text=say("die.pair_open").text(a.lang), tap_id="die:bluetooth",
+                                     colour=list(theme.PRIMARY if config.die.bluetooth else theme.BUTTON))
+                wireless.bind(on_release=lambda _b: (view.dismiss(), self.choose_bluetooth()))
+                view.add_row(wireless)
         typed = RowButton(text=a.t(a.lang, "ui.settings.die_type"), tap_id="die:type", colour=list(theme.BUTTON))
         typed.bind(on_release=lambda _b: self.type_die_port(view))
         view.add_row(typed)
         view.open()
+
+    # -- the Bluetooth dice ------------------------------------------------------------
+    def choose_bluetooth(self, found: list[Any] | None = None) -> Any:
+        """The Bluetooth dice in range by name and colour (and the paired ones out of range); a tap pairs
+        one for the table, or unpairs a paired one. ``found``: these dice, no scan (screenshots, tests);
+        by default the radio is scanned on a thread of its own and the list fills when it is done."""
+        a = app()
+        view = ListView(title=say("die.pair_title").text(a.lang))
+        rows: list[Any] = []
+
+        shown_now: list[Any] = []
+
+        def fill(dice: list[Any], problem: str | None = None) -> None:
+            shown_now[:] = dice
+            for row in rows:
+                view.ids.rows.remove_widget(row)
+            rows.clear()
+            config = a.settings.hardware_config()
+            chosen = {d.address.upper() for d in config.die.bluetooth}
+            shown = {d.address.upper() for d in dice}
+            entries = [*dice, *(d for d in config.die.bluetooth if d.address.upper() not in shown)]
+            if problem is not None:
+                rows.append(Caption(text=say("die.pair_no_radio", {"problem": problem}).text(a.lang),
+                                    color=theme.MUTED))
+            elif not dice:
+                rows.append(Caption(text=say("die.pair_none").text(a.lang), color=theme.MUTED))
+            for die in entries:
+                on = die.address.upper() in chosen
+                button = RowButton(text=die_row(die, on, a.lang), tap_id=f"die:ble:{die.address}",
+                                   colour=list(theme.PRIMARY if on else theme.BUTTON))
+                button.bind(on_release=lambda _b, d=die: tapped(d))
+                rows.append(button)
+            again = RowButton(text=say("die.pair_again").text(a.lang), tap_id="die:ble:again",
+                              colour=list(theme.BUTTON))
+            again.bind(on_release=lambda _b: scan())
+            rows.append(again)
+            for row in rows:
+                view.add_row(row)
+
+        def tapped(die: Any) -> None:
+            self._toggle_paired(die)
+            fill(shown_now)
+
+        def scan() -> None:
+            for row in rows:
+                view.ids.rows.remove_widget(row)
+            rows[:] = [Caption(text=say("die.pair_looking").text(a.lang), color=theme.MUTED)]
+            view.add_row(rows[0])
+
+            def work() -> None:
+                from hardware.bluetooth import scan_dice
+
+                try:
+                    dice, problem = scan_dice(getattr(a, "ble_transport", None), 4.0), None
+                except OSError as error:
+                    dice, problem = [], str(error)
+                Clock.schedule_once(lambda _dt: fill(dice, problem), 0)
+
+            threading.Thread(target=work, name="bluetooth-scan", daemon=True).start()
+
+        if found is None:
+            scan()
+        else:
+            fill(found)
+        view.open()
+        return view
+
+    def _toggle_paired(self, die: Any) -> None:
+        """Pair ``die`` (a :class:`hardware.smartdice.Found`) for the table, or unpair it if it is paired."""
+        from hardware.bluetooth import paired
+
+        config = app().settings.hardware_config()
+        kept = tuple(d for d in config.die.bluetooth if d.address.upper() != die.address.upper())
+        if len(kept) == len(config.die.bluetooth):
+            kept = (*kept, paired(die))
+        self._save(replace(config, die=replace(config.die, bluetooth=kept)))
 
     def type_die_port(self, view: Any) -> None:
         """The port typed on the on-screen keys: a device path or a pyserial URL."""

@@ -4,7 +4,7 @@ Its scenes also carry the app's screens that need a game of some kind
 behind them (start, settings, the PIN, the history).
 
 >>> [s.name for s in SCENES if s.group == "table"]
-['table-tozsde', 'table-tozsde-six', 'table-tozsde-six-late', 'table-tozsde-order', 'table-tozsde-rolloff', 'table-tozsde-time-up', 'table-tozsde-casino', 'table-tozsde-trade', 'table-tozsde-debt', 'pin', 'owners-tozsde', 'holdings-tozsde']
+['table-tozsde', 'table-die-bluetooth', 'table-tozsde-six', 'table-tozsde-six-late', 'table-tozsde-order', 'table-tozsde-rolloff', 'table-tozsde-time-up', 'table-tozsde-casino', 'table-tozsde-trade', 'table-tozsde-debt', 'pin', 'owners-tozsde', 'holdings-tozsde']
 """
 
 from __future__ import annotations
@@ -52,6 +52,8 @@ SCENES = (
     Scene("settings", "settings", BEFORE_START, ("screen:start", "settings")),
     Scene("settings-die", "settings", BEFORE_START, ("screen:start", "settings", "die-ports")),
     Scene("settings-die-path", "settings", BEFORE_START, ("screen:start", "settings", "die-path")),
+    # Settings → Die → Bluetooth dice: the dice in range by name and colour, one paired
+    Scene("settings-die-bluetooth", "settings", BEFORE_START, ("screen:start", "settings", "die-pair")),
     Scene("phones", "settings", TABLE, ("screen:table", "phones")),
     # the dialog before the web process listens, and when it ends before it listens
     Scene("phones-starting", "settings", TABLE, ("screen:table", "phones-starting")),
@@ -62,6 +64,8 @@ SCENES = (
     Scene("new-tozsde", "new", None, ("new",)),
     Scene("names", "names", None, ("new", "edit-name:1")),
     Scene("table-tozsde", "table", TABLE, ("screen:table",)),
+    # two Bluetooth dice paired: one rolled, the other asleep (the die line says so)
+    Scene("table-die-bluetooth", "table", TABLE, ("screen:table", "die-line")),
     # the most players Tőzsde takes: their rows in two columns
     Scene("table-tozsde-six", "table", Play(SIX, seed=3, until=_after_a_roll), ("screen:table",)),
     # late in a six players' game: fortunes of five digits, many companies held (the shares shortened)
