@@ -113,6 +113,9 @@ class Described:
     dialog: Dialog | None = None
     amount: int | None = None
     fields: Mapping[str, tuple[Option, ...]] = field(default_factory=dict)
+    short: str = ""
+    """The label in few words, over an option that says the rest (a trade's "Firma 12 kaufen" over
+    "1 Aktie — 800 Rubin" in a grid of small buttons); empty: the label."""
 
     def action(self, value: Any = None) -> Action:
         """The action of this choice with ``value`` for its free parameter.

@@ -54,6 +54,10 @@ class Inbox:
     def __init__(self) -> None:
         self._queue: queue.SimpleQueue[tuple[Input, Any, str, Future[Outcome]]] = queue.SimpleQueue()
 
+    def empty(self) -> bool:
+        """True when no input waits (any thread; a moment's answer)."""
+        return self._queue.empty()
+
     def put(self, kind: Input, payload: Any, source: str, wake: Callable[[], None] | None) -> Future[Outcome]:
         """Queue one input (any thread); ``wake`` is then called on this thread, e.g. to wake a screen's loop."""
         future: Future[Outcome] = Future()

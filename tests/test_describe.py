@@ -135,7 +135,8 @@ def test_boerse_trades_credit_and_offer_amounts() -> None:
     buy = next(d for d in describe(game, "de") if d.choice.fixed.get("company") == "Bau")
     assert [o.label for o in buy.options] == ["1 Aktie — 500 DM", "2 Aktien — 1.000 DM", "3 Aktien — 1.500 DM"]
     repay = next(d for d in describe(game, "en") if d.choice.type == "repay")
-    assert repay.label == "Repay credit (owed: 1,000 DM)" and [o.amount for o in repay.options] == [500, 1000]
+    assert repay.label == "Repay credit" and [o.amount for o in repay.options] == [500, 1000]
+    assert [o.label for o in repay.options] == ["500 DM of 1,000 DM", "1,000 DM of 1,000 DM"]  # the last repays it all
 
 
 def test_boerse_real_deck_card_entry() -> None:

@@ -42,4 +42,4 @@ def test_the_hungarian_board_key_is_in_hungarian() -> None:
 def test_the_electronic_die_is_none_in_german_grammar() -> None:
     """„der Würfel“: „Elektronischer Würfel: keiner“; the buttons (die Tasten) have their own „keine“."""
     de = messages("ui", "de")
-    assert forms(de["ui.value.none"]) == ["keiner"] and forms(de["ui.settings.buttons_none"]) == ["keine"]
+    assert forms(de["ui.value.none_device"]) == ["keiner"] and forms(de["ui.value.none"]) == ["keine"] and forms(de["ui.settings.buttons_none"]) == ["keine"]

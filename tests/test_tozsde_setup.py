@@ -166,3 +166,20 @@ def test_phases_are_stored_as_the_strings_old_journals_hold():
     assert [p.value for p in Phase] == ["order", "draw", "roll", "act", "casino_bet", "casino_roll"]
     game = Game(setup(2))
     assert json.loads(json.dumps(game.state.to_json()))["phase"] == "order" == Phase.ORDER
+
+
+def test_section5_a_tie_at_the_top_is_said_as_one_and_who_rolls_on_is_said():
+    """§5/T12: the roll-off's rule said as it goes: after a place is given, who rolls on and for which
+    place; two (or all) rolling the same, 6–6 at the top, is said as the tie it is ("both rolled 6"),
+    not as "equally low"."""
+    game = Game(setup(3))
+    roll(game, 0, 6)
+    roll(game, 1, 2)
+    events = roll(game, 2, 6)  # Béla is last; Anna and Cecil roll on for places 1 and 2
+    said = texts(events)
+    assert "Anna, Cecil roll on: the lowest roll takes place 2." in said, said
+    roll(game, 0, 6)
+    events = roll(game, 2, 6)  # 6–6 at the top
+    assert "tozsde.rolloff_even" in keys(events) and "tozsde.rolloff_tie" not in keys(events)
+    assert "Anna, Cecil each rolled 6: a tie, they roll again." in texts(events), texts(events)
+    assert game.state.current == 0 and game.state.phase == "order"

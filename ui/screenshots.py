@@ -127,7 +127,8 @@ def step(app: Any, ruleset: str, word: str) -> None:
     presses a GPIO button; ``correction`` opens a correction; ``end:<page>`` and ``rules`` show
     those screens' pages; ``take-back:<n>`` offers to take the game back to history entry ``n``,
     ``taken-back:<n>`` takes it back there; ``owners:<company>`` shows who holds a company,
-    ``holdings:<seat>`` a player's shares (the taps on the market and on a player's row).
+    ``holdings:<seat>`` a player's shares (the taps on the market and on a player's row);
+    ``act:<type>:<value>`` takes the first legal choice of that type with that value (as its button would).
     """
     from kivy.core.window import Window
 
@@ -185,6 +186,10 @@ def step(app: Any, ruleset: str, word: str) -> None:
         _phones_on(app, word)
     elif word == "phones-ask":
         _phones_ask(app)
+    elif word == "act":
+        kind, _, value = arg.partition(":")
+        chosen = next(d for d in app.session.table.describe(app.lang) if d.choice.type == kind)
+        app.session.act(chosen.action(int(value) if value.isdigit() else value or None), "screen")
     elif word == "rules":
         app.manager.current = "rules"
         app.manager.get_screen("rules").show(ruleset)

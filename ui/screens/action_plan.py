@@ -173,18 +173,30 @@ class _Planner:
         self.room, self.texts, self.per_value, self.grid = room, texts, per_value, grid
         self.wanted: list[Spec] = []
         self.behind: list[tuple[Described, Any]] = []
+        self.grid_share = GRID_SHARE
 
-    def add(self, spec: Spec) -> None:
+    def fit_grid(self, described: list[Described], every: bool) -> None:
+        """The grid's buttons all one width: the widest heading or shown count's, at the least size."""
+        lines = [line for d in described if d.choice.type in self.grid
+                 for line in (d.short or d.label, *(o.label for o in d.options[:None if every else 1]))]
+        self.grid_share = max((self.two_lines(line, 0.0) for line in lines), default=GRID_SHARE)
+
+    def add(self, spec: Spec, font: float | None = None) -> float:
+        """``spec`` planned, its text at ``font`` units (else as its share of the row allows); the font."""
         share = spec.share if spec.share is not None else 0.325  # a button of its own width: the usual size
-        spec.base_font = self.room.unit * (theme.LEAST if share < GRID_SHARE * 1.1 else 1.05 if share < 0.35 else 0.85)
+        if font is None:
+            font = theme.LEAST if share < GRID_SHARE * 1.1 else 1.05 if share < 0.35 else 0.85
+        spec.base_font = self.room.unit * font
         spec.text = theme.printable(spec.text)
         self.wanted.append(spec)
+        return font
 
-    def two_lines(self, text: str) -> float:
-        """The share of the row a button takes whose longer line is ``text`` at the least size at most."""
+    def two_lines(self, text: str, least: float = 0.37) -> float:
+        """The share of the row a button takes whose longer line is ``text`` at the least size at most
+        (``least`` at the least)."""
         room = self.room
         wide = room.wide(text) + room.unit * 0.6 + 4
-        return float(min(max(0.37, wide / max(room.text_width, 1.0) / room.narrow), 1.0))
+        return float(min(max(least, wide / max(room.text_width, 1.0) / room.narrow), 1.0))
 
     def choice(self, d: Described, every: bool, rare_behind: bool) -> None:
         colour = list(theme.GOOD if d.usual else theme.BUTTON)
@@ -216,20 +228,22 @@ class _Planner:
         of them says what it does over its amount ("Kredit aufnehmen" over "1.000 DM — 900 DM ausgezahlt"),
         all at one width and size."""
         first, rest = d.options[0], d.options[1:]
-        in_grid = d.choice.type in self.grid
-        if in_grid and not (every and rest):  # one tap, the choice's own label
-            self.add(Spec(tap_name(d), d.label, colour, Tap.CHOOSE, d, first.value, share=GRID_SHARE,
-                          stands_for=(d.choice, first.value)))
-        else:  # the label on one line above its amount
-            self.add(Spec(tap_name(d), f"{d.label}\n{first.label}", colour, Tap.CHOOSE, d, first.value,
-                          share=self.two_lines(d.label), stands_for=(d.choice, first.value)))
-        short = d.label.split(" (")[0]  # the others without the first's note in brackets ("(10 % Zinsen)")
-        share = 0.0 if in_grid or not every else max((self.two_lines(line) for o in rest for line in (short, o.label)),
-                                                     default=0.0)  # measured only where they are shown
-        for option in rest if every else []:  # each other value its own button, after the first
-            self.add(Spec(tap_name(d, option.value), f"{short}\n{option.label}",
-                          list(theme.BUTTON), Tap.CHOOSE, d, option.value,
-                          share=self.two_lines(d.label) if in_grid else share, stands_for=(d.choice, option.value)))
+        if d.choice.type in self.grid:  # each count one tap: what it does in few words over what it costs
+            heading = d.short or d.label
+            for option in d.options[:None if every else 1]:
+                self.add(Spec(tap_name(d, None if option is first else option.value), f"{heading}\n{option.label}",
+                              colour if option is first else list(theme.BUTTON), Tap.CHOOSE, d, option.value,
+                              share=self.grid_share, stands_for=(d.choice, option.value)), theme.LEAST)
+        else:  # the label on one line above its amount, without its note in brackets ("(10 % Zinsen)"): the
+            short = d.label.split(" (")[0]  # amount says what it costs ("1.000 DM — 900 DM ausgezahlt")
+            lines = (short, *(o.label for o in d.options[:None if every else 1]))
+            least = 0.37 if self.room.narrow >= 1 else GRID_SHARE  # a large display: its words, no wider
+            share = max(self.two_lines(line, least) for line in lines)
+            font = 0.85 if share >= 0.37 else theme.LEAST
+            for option in d.options[:None if every else 1]:  # each value its own button, the first first
+                self.add(Spec(tap_name(d, None if option is first else option.value), f"{short}\n{option.label}",
+                              colour if option is first else list(theme.BUTTON), Tap.CHOOSE, d, option.value,
+                              share=share, stands_for=(d.choice, option.value)), font)
         if not every:
             self.behind += [(d, o.value) for o in rest]
 
@@ -260,6 +274,7 @@ def plan(described: list[Described], room: Room, texts: Texts, per_value: Collec
     planner = _Planner(room, texts, per_value, grid)
     for every, rare_behind in tries:
         planner = _Planner(room, texts, per_value, grid)
+        planner.fit_grid(choices, every)
         for d in choices:
             planner.choice(d, every, rare_behind)
         planner.more()

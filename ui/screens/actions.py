@@ -50,6 +50,9 @@ class Actions:
         self._made: dict[str, ChoiceButton] = {}  # the action buttons, by the tap id each stood for last
         self._shown: tuple[str, ...] = ()
         self.plain = True  # no GPIO buttons when the actions were last drawn (the rare ones may stand behind "More…")
+        self._drawn: tuple[Any, list[Described]] | None = None
+        screen.bind(width=self._resized)  # planned for a widget's default width before the first layout: again
+        app().bind(phones_on=self._resized)  # the QR code's corner takes the rows' room, or gives it back
         Clock.schedule_once(lambda _dt: Clock.schedule_interval(self._make_spare, 0), 0)  # after the first frame
 
     def room(self) -> Room:
@@ -57,17 +60,24 @@ class Actions:
         screen, unit = self.screen, app().unit
         narrow = min(1.0, unit * NARROW / max(screen.width, 1.0))  # a wider window: more buttons a row
         least = measure.extents_for(unit * theme.LEAST)
-        return Room(screen.width - unit * 0.6 - 2 * screen.ring_out, theme.ACTION_ROWS[bool(screen.ids.panel.both)], unit, narrow,
-                    lambda text: float(least(theme.printable(text))[0]), screen.width - unit)
+        corner = unit * (theme.PHONES_CORNER[0] - 0.05) if app().phones_on else 0.0  # the QR code's room beside them
+        return Room(screen.width - corner - unit * 0.6 - 2 * screen.ring_out, theme.ACTION_ROWS[bool(screen.ids.panel.both)],
+                    unit, narrow, lambda text: float(least(theme.printable(text))[0]), screen.width - corner - unit)
 
     def draw(self, table: Any, described: list[Described]) -> None:
         """The buttons for ``described`` (the table's legal choices, said in the screen's language)."""
         a = app()
         self.plain = a.selection is None
+        self._drawn = table, described
         texts = Texts(a.t(a.lang, "ui.table.more"), a.t(a.lang, "ui.table.roll_app"), a.t(a.lang, "ui.end.show"))
         per_value = panels.of(table.setup["ruleset"]).per_value_types  # one button per allowed value
         wanted = plan(described, self.room(), texts, per_value, table.state.finished, self.plain)
         self.apply(wanted)
+
+    def _resized(self, *_: Any) -> None:
+        """The rows' width changed (the window, or the screen's first layout): the buttons planned again."""
+        if self._drawn is not None:
+            self.draw(*self._drawn)
 
     def apply(self, wanted: list[Spec]) -> None:
         """Kept buttons made into ``wanted``: texts, colours, sizes and taps; the list from its top for new choices."""

@@ -68,7 +68,7 @@ def die_summary(config: HardwareConfig, language: str) -> str:
         return " · ".join([config.die.port, *paired])
     if config.die.vid_pid is not None:
         return " · ".join([str(a.t(language, "ui.settings.die_usb", id=config.die.vid_pid)), *paired])
-    return " · ".join(paired) or str(a.t(language, "ui.value.none"))
+    return " · ".join(paired) or str(a.t(language, "ui.value.none_device"))
 
 
 def die_row(die: Any, paired: bool, language: str) -> str:
@@ -141,7 +141,7 @@ class HardwareSettings:
             choices.append(config.die.port)
         for port in choices:
             chosen = port == config.die.port and (port is not None or config.die.vid_pid is None)
-            text = port if port is not None else a.t(a.lang, "ui.value.none")
+            text = port if port is not None else a.t(a.lang, "ui.value.none_device")
             button = RowButton(text=text, tap_id=f"die:{port or 'none'}",
                                colour=list(theme.PRIMARY if chosen else theme.BUTTON))
             button.bind(on_release=lambda _b, p=port: self._pick_die(view, p))
@@ -268,7 +268,7 @@ class HardwareSettings:
                 mine = pin_of(config, action)
                 taken = {p for p in config.buttons.pins if p != mine}
                 values: list[int | None] = [None, *(p for p in BCM_PINS if p not in taken)]
-                labels = [a.t(a.lang, "ui.value.none") if p is None else a.t(a.lang, "ui.settings.gpio_pin", pin=p)
+                labels = [a.t(a.lang, "ui.value.none_device") if p is None else a.t(a.lang, "ui.settings.gpio_pin", pin=p)
                           for p in values]
                 stepper = Stepper(tap_id=f"buttons:{action.value}", values=values, labels=labels)
                 stepper.select(mine)

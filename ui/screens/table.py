@@ -122,6 +122,9 @@ class TableScreen(Screen):
     said_colour = ListProperty(list(theme.TEXT))
     said_font = NumericProperty(20)
     """What just happened is drawn this large (px): smaller for a long sentence (:meth:`show_said`)."""
+    said_room = NumericProperty(100)
+    """The room for what just happened (px): :data:`theme.SAID_ROOM` less the die's line while it shows, so the
+    rows above (the board) and the actions below keep their place and size when a die connects or is lost."""
     can_redo = BooleanProperty(False)
     ring_out = NumericProperty(0)
     """Room round the action buttons for the ring's outer part (px; 0 while no ring may come)."""
@@ -138,6 +141,7 @@ class TableScreen(Screen):
         self._board_view: tuple[dict[str, Any], list[str]] | None = None
         self.ids.player_rows.bind(size=self._players_resized)  # a new height, or width (the columns changed)
         self.ids.said.bind(width=self._said_resized, texture_size=self._said_drawn)
+        self.bind(said_room=self._said_room_changed)
         self._cells: list[MarketCell] = []
         self.actions = Actions(self)
         app().bind(selection=lambda *_: self.actions.show_selection())
@@ -323,9 +327,14 @@ class TableScreen(Screen):
 
     def _said_drawn(self, label: Label, size: tuple[int, int]) -> None:
         unit = app().unit
-        if size[1] > unit * (theme.SAID_ROOM - theme.SAID_PAD):
+        if size[1] > self.said_room - unit * theme.SAID_PAD:
             self.said_font = next((unit * scale for scale in theme.SAID_SIZES if unit * scale < self.said_font - 0.01),
                                   self.said_font)
+
+    def _said_room_changed(self, *_: Any) -> None:
+        """A die's line come or gone: the usual size again, then as it fits the new room."""
+        self._said_resized()
+        self._said_drawn(self.ids.said, self.ids.said.texture_size)
 
     def _said_resized(self, *_: Any) -> None:
         """A new width (the window, the language's panel): the usual size again, then as it fits."""

@@ -32,7 +32,8 @@ class Descriptions(Prices):
         if kind == "buy" or kind == "sell":
             c = choice.fixed["company"]
             label = render(f"boerse.choice.{kind}", {"company": c, "price": money(choice.info["price"], cur, language)}, language)
-            return Described(choice, label, Group.TRADE, "count", share_options(choice.info["prices"], cur, language))
+            return Described(choice, label, Group.TRADE, "count", share_options(choice.info["prices"], cur, language),
+                             short=render(f"boerse.choice.{kind}_short", {"company": c}, language))
         if kind == "borrow" or kind == "repay":
             spec = choice.params["amount"]
             assert isinstance(spec, IntRange)
@@ -43,8 +44,10 @@ class Descriptions(Prices):
                 }, language), v) for v in spec.values())
                 label = render("boerse.choice.borrow", {"percent": self.interest}, language)
             else:
-                options = tuple(Option(v, money(v, cur, language), v) for v in spec.values())
-                label = render("boerse.choice.repay", {"credit": money(player.credit, cur, language)}, language)
+                owed = money(player.credit, cur, language)  # the debt beside each amount: the last repays it all
+                options = tuple(Option(v, render("boerse.option.repay", {"amount": money(v, cur, language), "credit": owed},
+                                                 language), v) for v in spec.values())
+                label = render("boerse.choice.repay", {}, language)
             return Described(choice, label, Group.LOANS, "amount", options)
         if kind == "pick":
             change = choice.info["amount"]

@@ -36,6 +36,7 @@ SCENES = (
     Scene("table-boerse", "table", TABLE, ("screen:table",)),
     # GPIO buttons on gpiozero's mock pins, "next" pressed once: the ring on the choice after the usual one
     Scene("table-boerse-trade", "table", TRADE, ("screen:table",)),  # buy, sell and the die in view
+    Scene("table-boerse-credit", "table", TRADE, ("act:borrow:1000", "screen:table")),  # B5: borrow, repay, trade at once
     Scene("table-boerse-buttons", "table", TABLE, ("screen:table", "buttons")),
     # phones on beside a turn of many choices: the actions keep clear of the QR code's corner
     Scene("table-boerse-phones", "table", TRADE, ("screen:table", "phones-on")),

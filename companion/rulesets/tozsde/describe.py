@@ -28,8 +28,10 @@ class Descriptions(Setup):
             count = choice.params["count"]
             assert isinstance(count, IntRange)
             prices = choice.info["prices"][: count.hi]
-            label = render(f"tozsde.choice.{kind}", {"company": choice.fixed["company"]}, language)
-            return Described(choice, label, Group.TRADE, "count", share_options(prices, cur, language))
+            company = {"company": choice.fixed["company"]}
+            label = render(f"tozsde.choice.{kind}", company, language)
+            return Described(choice, label, Group.TRADE, "count", share_options(prices, cur, language),
+                             short=render(f"tozsde.choice.{kind}_short", company, language))
         if kind == "roll":
             if state.phase == Phase.ORDER:
                 label = render("tozsde.choice.rolloff", {"player": self._name(state, choice.player or 0)}, language)

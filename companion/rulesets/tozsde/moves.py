@@ -66,9 +66,10 @@ class Moves(Paying):
         ro["history"].append({"group": list(group), "rolls": [list(r) for r in rolls]})
         low = min(v for _, v in rolls)
         lows = [s for s, v in rolls if v == low]
-        if len(lows) > 1:
+        if len(lows) > 1:  # all of them alike (6–6 at the top) is a tie, not "equally low"
             names = ", ".join(self._name(state, s) for s in lows)
-            events.append(Event("tozsde.rolloff_tie", {"players": names, "seats": lows, "value": low}))
+            key = "tozsde.rolloff_even" if len(lows) == len(group) else "tozsde.rolloff_tie"
+            events.append(Event(key, {"players": names, "seats": lows, "value": low}))
             ro["group"], ro["rolls"] = lows, []
             state.current = lows[0]
             return events
@@ -87,6 +88,8 @@ class Moves(Paying):
             return events
         ro["group"], ro["rolls"] = undecided, []
         state.current = undecided[0]
+        names = ", ".join(self._name(state, s) for s in undecided)  # the rule said as it goes on
+        events.append(Event("tozsde.rolloff_on", {"players": names, "seats": undecided, "place": len(undecided)}))
         return events
 
     def _start_draw(self, state: State, order: list[int], events: list[Event]) -> None:

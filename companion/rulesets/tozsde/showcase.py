@@ -4,7 +4,7 @@ Its scenes also carry the app's screens that need a game of some kind
 behind them (start, settings, the PIN, the history).
 
 >>> [s.name for s in SCENES if s.group == "table"]
-['table-tozsde', 'table-die-bluetooth', 'table-tozsde-six', 'table-tozsde-six-late', 'table-tozsde-order', 'table-tozsde-rolloff', 'table-tozsde-time-up', 'table-tozsde-casino', 'table-tozsde-debt', 'pin', 'owners-tozsde', 'holdings-tozsde']
+['table-tozsde', 'table-die-bluetooth', 'table-tozsde-six', 'table-tozsde-six-late', 'table-tozsde-order', 'table-tozsde-rolloff', 'table-tozsde-time-up', 'table-tozsde-casino', 'table-tozsde-trade', 'table-tozsde-debt', 'pin', 'owners-tozsde', 'holdings-tozsde']
 """
 
 from __future__ import annotations
@@ -32,6 +32,11 @@ def _after_a_roll(table: Any) -> bool:
 
 def _a_bet_offered(table: Any) -> bool:  # §7.3: the casino
     return any(c.type == "bet" for c in table.legal_actions())
+
+
+def _a_grid_of_trades(table: Any) -> bool:  # §4: many companies to buy and sell, each button its count and price
+    types = [c.type for c in table.legal_actions()]
+    return bool(table.length >= 30 and types.count("buy") >= 3 and "sell" in types)
 
 
 def _in_debt(table: Any) -> bool:
@@ -75,6 +80,7 @@ SCENES = (
     # two numbers called: the dialog says what that pays
     Scene("table-tozsde-casino", "table", Play(SETUP, seed=11, until=_a_bet_offered),
           ("screen:table", "dialog:wager", "toggle:3", "toggle:5")),
+    Scene("table-tozsde-trade", "table", Play(SETUP, seed=7, until=_a_grid_of_trades), ("screen:table",)),
     Scene("table-tozsde-debt", "table", Play(SETUP, seed=13, until=_in_debt), ("screen:table",)),
     Scene("pin", "table", Play(SETUP, seed=7, until=_undo_needs_pin), ("screen:table", "pin:2468")),
     Scene("board-tozsde", "board", TABLE, ("screen:table", "board")),
