@@ -10,6 +10,7 @@ import asyncio
 import json
 import os
 import random
+import shlex
 import statistics
 import time
 from pathlib import Path
@@ -549,16 +550,35 @@ def set_buttons(box: Appliance, pins: dict[int, str]) -> None:
     box.machine.agent.check(f"cd /opt/companion && runuser -u companion -- .venv/bin/python -c \"{python}\"")
 
 
+def choices_to_move_between(box: Appliance) -> None:
+    """With the kiosk stopped, a turn that offers one choice only is taken through the CLI (as another writer
+    would), until there are choices for next to move between: the buttons step between choices, not between
+    the options of one (Die Börse's package to pick, as the phones' step leaves the game, is one choice whose
+    companies are its options), so next would have nothing to move to."""
+    for _ in range(4):
+        choices = state(box)["choices"]
+        if len(choices) != 1:
+            return
+        only = choices[0]
+        action = dict(only["action"])
+        if only["param"] is not None and only["options"]:
+            action[only["param"]] = only["options"][0]["value"]
+        companion(box, "act " + shlex.quote(json.dumps(action)))
+        print(f"systest: the buttons' step began with {only['label']!r} taken, the one choice there was")
+
+
 def test_gpio_buttons_through_a_kernel_gpio_chip(appliance: Appliance) -> None:
     """Issue 23: the kernel's gpio-sim (built for the image's kernel) makes a chip labelled as a Pi 4's header
     bank; udev gives it to the gpio group (install.sh's rule), the app's pin factory finds it by its label
     under the unit's device list; a line pulled low from outside is a press. Next moves the selection (the
     screen says so, the journal is unchanged), confirm takes it (journaled, the screen changes), undo takes
-    it back (the game as before confirm). The game is taken as the steps before left it: whatever the player
-    to move may do, confirm takes the choice next selected, and undo takes back the player's own action."""
+    it back (the game as before confirm). The game is taken as the steps before left it, but for a turn of one
+    choice only (:func:`choices_to_move_between`): whatever the player to move may do, confirm takes the choice
+    next selected, and undo takes back the player's own action."""
     box = appliance
     agent = box.machine.agent
     agent.check("systemctl stop companion", timeout=START_TIMEOUT)
+    choices_to_move_between(box)
     chip = gpio_sim.Chip(agent)
     device = chip.make()
     owner = poll(f"udev to give {device} to the gpio group", lambda: agent.check(
