@@ -16,6 +16,7 @@ round (T11 timed game, B11 the rounds after Börsenschluss).
 from __future__ import annotations
 
 from enum import StrEnum
+from typing import Any
 
 from companion.state import State
 
@@ -143,3 +144,28 @@ def rank(state: State, scores: dict[int, int]) -> list[list[int]]:
         groups.append(sorted(p for p, v in scores.items() if v == score))
     groups.extend([p] for p in reversed(state.out_order) if p not in scores)
     return groups
+
+
+TURN_LOOKBACK = 12
+"""How many of the last actions are read for the roll of the turn under way (a turn's roll comes early)."""
+
+
+def turn_roll(actions: list[dict[str, Any]], player: int | None) -> int | None:
+    """The value ``player`` rolled in the turn under way, from ``actions`` (oldest first): the last roll
+    since the last turn ended, if it is ``player``'s; None if none. A roll-off's earlier round, or a
+    turn that passed on by itself after its roll, is no roll of the player now at the table.
+
+    >>> line = [{"type": "roll", "player": 0, "value": 4}, {"type": "end_turn", "player": 0}]
+    >>> turn_roll(line, 1), turn_roll(line + [{"type": "roll", "player": 1, "value": 2}], 1)
+    (None, 2)
+    >>> rolloff = [{"type": "roll", "player": 1, "value": 4}, {"type": "roll", "player": 2, "value": 3}]
+    >>> turn_roll(rolloff, 1), turn_roll(rolloff + [{"type": "buy", "player": 2}], 2)
+    (None, 3)
+    """
+    for action in reversed(actions):
+        if action.get("type") == "end_turn":
+            return None
+        value = action.get("value")
+        if action.get("type") == "roll" and isinstance(value, int):
+            return value if action.get("player") == player else None
+    return None

@@ -21,6 +21,7 @@ from kivy.uix.widget import Widget
 
 from companion import text
 from companion.describe import Described, Group
+from companion.turns import TURN_LOOKBACK, turn_roll
 from ui import board as _board  # noqa: F401  (registers MarketOrBoard for table.kv)
 from ui import banker, measure, panels, theme
 from ui.screens.actions import Actions
@@ -75,31 +76,6 @@ def fit_players(count: int, height: float, width: float, unit: float, spacing: f
         font = min(least, fits)
         money = min(unit * theme.MONEY, row / theme.LINE - font, inner / money_width)
     return columns, font, max(money, font)
-
-
-TURN_LOOKBACK = 12
-"""How many of the last actions are read for the roll of the turn under way (a turn's roll comes early)."""
-
-
-def turn_roll(actions: list[dict[str, Any]], player: int | None) -> int | None:
-    """The value ``player`` rolled in the turn under way, from ``actions`` (oldest first): the last roll
-    since the last turn ended, if it is ``player``'s; None if none. A roll-off's earlier round, or a
-    turn that passed on by itself after its roll (Die Börse), is no roll of the player now at the table.
-
-    >>> line = [{"type": "roll", "player": 0, "value": 4}, {"type": "end_turn", "player": 0}]
-    >>> turn_roll(line, 1), turn_roll(line + [{"type": "roll", "player": 1, "value": 2}], 1)
-    (None, 2)
-    >>> rolloff = [{"type": "roll", "player": 1, "value": 4}, {"type": "roll", "player": 2, "value": 3}]
-    >>> turn_roll(rolloff, 1), turn_roll(rolloff + [{"type": "buy", "player": 2}], 2)
-    (None, 3)
-    """
-    for action in reversed(actions):
-        if action.get("type") == "end_turn":
-            return None
-        value = action.get("value")
-        if action.get("type") == "roll" and isinstance(value, int):
-            return value if action.get("player") == player else None
-    return None
 
 
 class MarketCell(ButtonBehavior, Label):
