@@ -157,7 +157,7 @@ def test_option_defaults():
         ({"deck": "none"}, "deck"),
         ({"dividend_table": []}, "dividend_table"),
         ({"dividend_table": [[100, 0]]}, "dividend_table"),
-        ({"dividend_table": [[0, 0], [3000, 1], [2000, 2]]}, "dividend_table"),
+        ({"dividend_table": [[0, 0], [3000, 1], [2000, 2]]}, "dividend table"),  # said in words (B9)
         ({"dividend_table": [[0, -1]]}, "dividend_table"),
         ({"no_such_option": 1}, "unknown option"),
     ],

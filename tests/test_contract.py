@@ -112,8 +112,10 @@ def test_its_options_and_setup_choices_have_labels(rules: type[Ruleset]) -> None
     keys = [f"{rules.name}.option.{key}" for key in raw.get("options", {})]
     for key, values in raw.get("setup_choices", {}).items():
         keys += [f"{rules.name}.setup.{key}"] + [f"{rules.name}.setup.{key}.{value}" for value in values]
-    if "seat_choice" in raw:
-        keys.append(f"{rules.name}.setup.{raw['seat_choice']}")
+    if "seat_choice" in raw:  # its column's line above the names, and the chosen seat's word
+        keys += [f"{rules.name}.setup.{raw['seat_choice']}{end}" for end in ("", ".hint", ".chosen")]
+    for key, table in raw.get("option_tables", {}).items():  # a table option's columns (B9's dividend table)
+        keys += [f"{rules.name}.option.{key}.{column}" for column in table["columns"]]
     english = po_messages(rules.name, "en", folder(rules))
     assert [key for key in keys if key not in english] == []
 

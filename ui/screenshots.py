@@ -120,7 +120,8 @@ def step(app: Any, ruleset: str, word: str) -> None:
     """One of a scene's steps (companion/showcase.py), for a scene of ``ruleset``:
 
     ``screen:<name>`` shows that screen; ``new`` the new-game screen with the ruleset picked,
-    ``scroll:<y>`` scrolls it, ``edit-name:<seat>`` edits a player's name; ``settings`` opens the
+    ``options`` opens its house options, ``option:<key>`` taps that option's control (a table's editor),
+    ``edit-name:<seat>`` edits a player's name; ``settings`` opens the
     settings, ``die-ports`` the die's ports found, ``die-path`` the die's port typed; ``board`` shows
     the board; ``dialog:choice:<type>`` or ``dialog:<dialog>`` opens the first such choice's dialog,
     ``toggle:<n>`` toggles ``n`` in it; ``pin:<pin>`` sets the banker's PIN and undoes; ``buttons``
@@ -143,8 +144,10 @@ def step(app: Any, ruleset: str, word: str) -> None:
     elif word == "new":
         app.manager.current = "new"
         app.manager.get_screen("new").pick_ruleset(ruleset)
-    elif word == "scroll":
-        app.manager.get_screen("new").ids.scroll.scroll_y = float(arg)
+    elif word == "options":
+        app.manager.get_screen("new").open_options()
+    elif word == "option":  # a house option's control tapped in the options' view
+        next(w for w in Window.children[0].walk() if getattr(w, "tap_id", "") == f"new:option:{arg}").pick()
     elif word == "edit-name":
         app.manager.get_screen("new").edit_name(int(arg))
     elif word == "settings":

@@ -240,6 +240,7 @@ def test_a_yes_no_option_flips_at_a_tap_and_casino_without_money_can_be_set(app:
     app.lang = "de"
     tap("start:new")
     tap("new:ruleset:tozsde")
+    tap("new:options")
     clock = find("new:option:timed_clock")
     assert clock.text == app.t("de", "ui.value.false")
     tap("new:option:timed_clock")

@@ -100,6 +100,24 @@ def test_no_text_spills_out_of_its_place_on_any_screen(app: Any, language: str, 
     assert not seen, "\n".join(seen[:20])
 
 
+@pytest.mark.parametrize(("language", "size"), [("de", (800, 480)), ("hu", (800, 480)), ("de", (1920, 1080))])
+def test_no_button_is_cut_off_at_a_lists_edge_on_the_new_game_screen_or_the_name_pad(app: Any, language: str,
+                                                                                    size: tuple[int, int],
+                                                                                    tmp_path: Any) -> None:
+    """Issue 24, item 18: every scene of the new-game screen and the name pad as it opens shows each button
+    whole or not at all (the order of play stood half cut off at 800×480's bottom edge)."""
+    from ui.screenshots import scenes, stage
+
+    seen, checked = [], []
+    for name, bring in scenes().items():
+        if name.startswith(("new-", "names")):
+            checked.append(name)
+            stage(app, bring, language, size, tmp_path / f"{name}.db")
+            seen += [f"{name}: {problem}" for problem in cut_off(app)]
+    assert len(checked) >= 3, checked
+    assert not seen, "\n".join(seen)
+
+
 PHONES_SIZES = [(800, 480), (1920, 1080)]
 
 
@@ -171,6 +189,25 @@ def in_view(widget: Any, box: list[float]) -> tuple[float, float, float, float] 
                    min(box[3], bottom + parent.height)]
         parent = parent.parent
     return (box[0], box[1], box[2], box[3]) if box[2] > box[0] and box[3] > box[1] else None
+
+
+def cut_off(app: Any) -> list[str]:
+    """Every button (a widget with a tap id) of the screen, or of the dialog on top, that a list's edge or the
+    window's cuts: part of it in view and part not (the order of play once stood half below the new-game
+    screen's edge), as 'tap id (text) cut off'. One wholly scrolled out of view is the list's to show."""
+    from kivy.core.window import Window
+
+    found = []
+    for root in Window.children[:1]:  # the dialog on top, else the screen
+        for widget in root.walk(restrict=True):
+            if not getattr(widget, "tap_id", "") or not shown(widget) or widget.width < 1 or widget.height < 1:
+                continue
+            whole = [*widget.to_window(widget.x, widget.y), *widget.to_window(widget.right, widget.top)]
+            box = in_view(widget, [max(whole[0], 0), max(whole[1], 0), min(whole[2], Window.width),
+                                   min(whole[3], Window.height)])
+            if box is not None and any(abs(a - b) > 1 for a, b in zip(box, whole)):
+                found.append(f"{widget.tap_id} ({getattr(widget, 'text', '')[:30]!r}) cut off")
+    return found
 
 
 def text_box(label: Any) -> tuple[float, float, float, float] | None:

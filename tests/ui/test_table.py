@@ -56,9 +56,12 @@ def play_one_step(app: Any) -> None:
 def test_a_short_tozsde_game_by_taps_alone(app: Any) -> None:
     tap("start:new")
     tap("new:ruleset:tozsde")
-    tap("new:remove:2")  # three names are offered: two players play
+    tap("new:remove:3")  # four names are offered (the usual table): two players play
+    tap("new:remove:2")
     tap("new:order_by:hand")
+    tap("new:options")
     tap("new:option:timed_rounds:plus")  # T11: end after 5 rounds
+    tap("options:close")
     tap("new:start")
     assert app.manager.current == "table"
     assert table(app).game.setup["options"] == {"timed_rounds": 5}

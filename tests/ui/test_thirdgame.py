@@ -27,7 +27,9 @@ def test_the_third_game_is_offered_played_to_its_end_and_shows_its_own_market(ap
     tap("start:new")
     tap("new:ruleset:coin")
     assert "new:ruleset:tozsde" in visible_ids() and "new:ruleset:boerse" in visible_ids()
+    tap("new:options")
     assert find("new:option:rounds") is not None  # its own options
+    tap("options:close")
     tap("new:start")
     assert app.manager.current == "table"
     t = app.session.table

@@ -12,6 +12,7 @@ from enum import StrEnum
 from typing import Any
 
 from companion.actions import Action, is_whole_number
+from companion.messages import Said
 from companion.ruleset import Ruleset, SetupError
 from companion.rulesets.boerse.deck import close_window, random_deck_order, shuffle_spec
 from companion.rulesets.boerse.track import check_track, first_of_kind
@@ -151,8 +152,15 @@ class Setup(Ruleset):
         )
         if not ok:
             problems.append("dividend_table must be a list of [lowest sum, dividend] pairs of whole numbers ≥ 0")
-        elif table[0][0] != 0 or any(a[0] >= b[0] for a, b in zip(table, table[1:])):
+        elif table[0][0] != 0:
             problems.append("dividend_table must start at sum 0 and rise strictly")
+        else:
+            falling = next((row for row in range(1, len(table)) if table[row][0] <= table[row - 1][0]), None)
+            if falling is not None and not problems:  # said in words: the new-game screen's table editor (B9)
+                raise SetupError(Said("boerse.dividend_table.rising", {
+                    "row": falling + 1, "sum": table[falling][0], "before": table[falling - 1][0]}))
+            if falling is not None:
+                problems.append("dividend_table must start at sum 0 and rise strictly")
         return problems
 
     @classmethod

@@ -3,7 +3,7 @@
 Its scenes also carry the GPIO buttons of the table screen.
 
 >>> [s.name for s in SCENES if s.group == "new"]
-['new-boerse', 'new-boerse-options']
+['new-boerse', 'new-boerse-options', 'new-boerse-dividends']
 """
 
 from __future__ import annotations
@@ -32,7 +32,8 @@ TRADE = Play(SETUP, seed=5, until=_trading)
 
 SCENES = (
     Scene("new-boerse", "new", None, ("new",)),
-    Scene("new-boerse-options", "new", None, ("new", "scroll:0")),  # scrolled down to the house options
+    Scene("new-boerse-options", "new", None, ("new", "options")),  # the house options' own view
+    Scene("new-boerse-dividends", "new", None, ("new", "options", "option:dividend_table")),  # B9: the table's rows
     Scene("table-boerse", "table", TABLE, ("screen:table",)),
     # GPIO buttons on gpiozero's mock pins, "next" pressed once: the ring on the choice after the usual one
     Scene("table-boerse-trade", "table", TRADE, ("screen:table",)),  # buy, sell and the die in view
