@@ -190,6 +190,7 @@ def test_the_screen_stays_on_and_full() -> None:
     assert config.get("graphics", "allow_screensaver") == "0"
     assert config.get("graphics", "fullscreen") == "auto"
     assert config.get("kivy", "exit_on_escape") == "0"
+    assert config.get("kivy", "keyboard_mode") == "system"  # a USB keyboard types into a name (issue 24)
 
 
 def test_kivy_takes_the_config_as_it_is(tmp_path: Path) -> None:

@@ -40,6 +40,7 @@ def configure(size: tuple[int, int] | None = None, *, kiosk: bool = False) -> No
     from kivy.config import Config
 
     Config.set("kivy", "exit_on_escape", "0")
+    Config.set("kivy", "keyboard_mode", "system")  # a plugged-in keyboard types into a pad; never Kivy's own
     Config.set("kivy", "log_level", "warning")
     Config.set("input", "mouse", "mouse,multitouch_on_demand")  # no red dots from right clicks
     # No multisampling, as on the Pi (systemd/kivy-config.ini): the screen is rectangles and text,

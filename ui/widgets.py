@@ -222,6 +222,8 @@ class Pad(ModalView):
     presets = ListProperty([])
     columns = NumericProperty(3)
     secret = False
+    _keyboard: Any = None
+    """The window's keyboard while the pad is open: a keyboard plugged in types here."""
     checking = False
     """What was typed is being checked off the main thread (:data:`CHECKING`): keys and OK wait."""
     on_done: Callable[[str], str | None] | None = None
@@ -265,10 +267,51 @@ class Pad(ModalView):
         if self.checking:
             return
         self.problem = ""
-        if key == "⌫":
+        if key == DELETE:
             self.typed = self.typed[:-1]
+        elif key == CLEAR:
+            self.typed = ""
         elif len(self.typed) < 12:
             self.typed += key
+
+    # -- a keyboard plugged in (a USB keyboard on the Pi): Kivy's keyboard events, the kiosk's window too --
+    def on_open(self) -> None:
+        from kivy.core.window import Window
+
+        self._keyboard = Window.request_keyboard(self._keyboard_gone, self, "text")
+        if self._keyboard is not None:
+            self._keyboard.bind(on_textinput=self._typed_in, on_key_down=self._key_down)
+
+    def on_dismiss(self) -> None:
+        keyboard = self._keyboard
+        if keyboard is not None:
+            self._keyboard_gone()
+            keyboard.release()
+
+    def _keyboard_gone(self) -> None:
+        keyboard, self._keyboard = self._keyboard, None
+        if keyboard is not None:
+            keyboard.unbind(on_textinput=self._typed_in, on_key_down=self._key_down)
+
+    def accepts(self, char: str) -> str | None:
+        """The key a character typed on a keyboard presses here, or None (the PIN pad's digits, …)."""
+        return char if char in self.keys else None
+
+    def _typed_in(self, _keyboard: Any, text: str) -> bool:
+        for char in text:
+            key = self.accepts(char)
+            if key is not None:
+                self.press(key)
+        return True
+
+    def _key_down(self, _keyboard: Any, keycode: tuple[int, str], _text: str, _modifiers: list[str]) -> bool:
+        if keycode[0] == KEY_BACKSPACE:
+            self.press(DELETE)
+        elif keycode[0] in KEYS_ENTER:
+            self.confirm()
+        else:
+            return False
+        return True
 
     def confirm(self) -> None:
         if self.checking:
@@ -300,20 +343,37 @@ def pin_pad(title: str, done: Callable[[str], str | None]) -> Pad:
     return pad
 
 
-DELETE, SHIFT, SPACE = "⌫", "⇧", "␣"
-KEY_TEXTS = {DELETE: "ui.delete", SHIFT: "ui.shift", SPACE: "ui.space"}
+DELETE, SHIFT, SPACE, CLEAR = "⌫", "⇧", "␣", "⌧"
+KEY_TEXTS = {SHIFT: "ui.shift", SPACE: "ui.space", DELETE: "ui.delete", CLEAR: "ui.clear"}
 """The keys that are said by a text of the catalogue, not by their sign."""
-KEY_NAMES = {SHIFT: "shift", SPACE: "space"}
+KEY_NAMES = {SHIFT: "shift", SPACE: "space", CLEAR: "clear"}
 """Their tap ids (``pad:<name>``) where the sign is not the name."""
-NAME_KEYS = [*"abcdefghijklmnopqrstuvwxyz", *"áéíóöőúüű", *"äß", "-", SHIFT, SPACE, DELETE]
-"""The name pad's keys: small letters, Hungarian's and German's own (ö and ü they share), the hyphen."""
+KEY_BACKSPACE, KEYS_ENTER = 8, (13, 271)
+"""Kivy's key codes of a plugged-in keyboard's Backspace and Enter (the main one and the number pad's)."""
+
+KEYBOARDS = {
+    "de": ("qwertzuiopü", "asdfghjklöä", "yxcvbnmß-", "áéíóőúű"),
+    "en": ("qwertyuiop", "asdfghjkl", "zxcvbnm-", "áéíóöőúüűäß"),
+    "hu": ("äß öüó", "qwertzuiopőú", "asdfghjkléáű", "íyxcvbnm-"),
+}
+"""The name pad's letter rows by the screen's language, as the keyboard a banker knows has them: German
+QWERTZ, English QWERTY, Hungarian QWERTZ with ö ü ó at the number row's right end; the other languages'
+letters after them (German's ä ß at the left of that row). A space stands for the gap between keys.
+
+>>> {language: "".join(sorted("".join(rows).replace(" ", ""))) for language, rows in KEYBOARDS.items()} == \
+...     dict.fromkeys(KEYBOARDS, "".join(sorted("-abcdefghijklmnopqrstuvwxyzßáäéíóöúüőű")))
+True
+"""
+WORD_KEYS = [SHIFT, SPACE, DELETE, CLEAR]
+"""The name pad's keys said by a word, beside Cancel and OK."""
 
 
 def name_pad(title: str, name: str, presets: Sequence[str], done: Callable[[str], str | None]) -> Pad:
     """The name pad: preset names as chips and an on-screen letter pad (no system keyboard)."""
     pad = NamePad(title=title, columns=11)
     pad.presets = list(presets)[:6]
-    pad.keys = NAME_KEYS
+    pad.rows = list(KEYBOARDS.get(App.get_running_app().lang, KEYBOARDS["en"]))
+    pad.keys = [*"".join(pad.rows).replace(" ", ""), *WORD_KEYS]
     pad.typed = name
     pad.on_done = done
     pad.open()
@@ -344,12 +404,16 @@ class ListView(ModalView):
 class PathPad(Pad):
     """A path is long: up to :data:`PATH_LENGTH` characters, its end shown when it does not fit."""
 
+    def accepts(self, char: str) -> str | None:
+        """Any character but a space typed on a keyboard (a by-id path has capitals the keys do not)."""
+        return char if char.isprintable() and not char.isspace() else None
+
     def on_typed(self, *_: Any) -> None:
         self.shown = self.typed if len(self.typed) <= PATH_SHOWN else "…" + self.typed[-(PATH_SHOWN - 1):]
 
     def press(self, key: str) -> None:
         self.problem = ""
-        if key == "⌫":
+        if key == DELETE:
             self.typed = self.typed[:-1]
         elif len(self.typed) < PATH_LENGTH:
             self.typed += key
@@ -392,9 +456,40 @@ class NamePad(Pad):
             if key.isalpha():
                 button.text = capital(key) if self.capitals else key
 
+    rows: list[str] = []
+    """The letter rows (:data:`KEYBOARDS`), each a line of keys; a space is a gap."""
+
     def on_keys(self, *_: Any) -> None:
         super().on_keys()
+        self.lay_out_rows()
         self.on_capitals()
+
+    def lay_out_rows(self) -> None:
+        """The letter keys in rows as on a keyboard, all one width, a shorter row in the middle (or parted
+        at its gap), instead of the grid of ``columns``."""
+        grid = self.ids.keygrid
+        letters = [button for key, button in self.buttons.items() if key not in KEY_TEXTS]
+        for button in letters:
+            grid.remove_widget(button)
+        grid.cols = 1
+        widest = max((len(row.replace(" ", "")) for row in self.rows), default=1)
+        for row in self.rows:
+            line = BoxLayout(spacing=grid.spacing[0])
+            room = widest - len(row.replace(" ", ""))
+            ends = [room / 2, room / 2] if " " not in row else [0, 0]
+            if ends[0]:
+                line.add_widget(Widget(size_hint_x=ends[0]))
+            for key in row:
+                line.add_widget(Widget(size_hint_x=room) if key == " " else self.buttons[key])
+            if ends[1]:
+                line.add_widget(Widget(size_hint_x=ends[1]))
+            grid.add_widget(line)
+
+    def accepts(self, char: str) -> str | None:
+        """A letter, a space or a hyphen typed on a keyboard; its case as typed, a capital at a word's start."""
+        if char == " ":
+            return SPACE
+        return char if char.isalpha() or char == "-" else None
 
     def press(self, key: str) -> None:
         if key == SHIFT:
