@@ -21,7 +21,7 @@ from typing import Any, Callable, Sequence
 
 from kivy.core.text import Label as CoreLabel
 from kivy.graphics import Color, Line, Rectangle
-from kivy.properties import ListProperty, NumericProperty, ObjectProperty
+from kivy.properties import ListProperty, NumericProperty, ObjectProperty, StringProperty
 from kivy.uix.widget import Widget
 
 from ui import theme
@@ -55,17 +55,22 @@ def nice_ticks(low: float, high: float, count: int) -> list[int]:
 
 
 class LineChart(Widget):
-    """``series`` as lines over their points; ``marks`` are points drawn as dashed verticals (corrections)."""
+    """``series`` as lines over their points; ``marks`` are points drawn as dashed verticals (corrections),
+    named in the legend by ``mark_name``."""
 
     series = ListProperty([])
     marks = ListProperty([])
+    mark_name = StringProperty("")
+    legend_names: list[str] = []
+    """What the legend drawn last names, in its order (the lines, then the marks)."""
     unit = NumericProperty(20.0)
     format_value = ObjectProperty(None, allownone=True)
     """A function writing a value as the screen's language does (the app's ``money``)."""
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        self.bind(pos=self.draw, size=self.draw, series=self.draw, marks=self.draw, unit=self.draw)
+        self.bind(pos=self.draw, size=self.draw, series=self.draw, marks=self.draw, unit=self.draw,
+                  mark_name=self.draw)
 
     def _text(self, text: str, size: float, colour: theme.RGBA = theme.MUTED) -> Any:
         label = CoreLabel(text=text, font_size=size)
@@ -85,14 +90,17 @@ class LineChart(Widget):
         ticks = nice_ticks(min(0, low), high, 4)
         tick_labels = [self._text(fmt(t), small) for t in ticks]
         left = self.x + max(t.width for t, _ in tick_labels) + u * 0.5
-        legend = [self._text(s.name, small, theme.TEXT) for s in lines]
+        points = max(len(s.values) for s in lines)
+        marked = [mark for mark in self.marks if 0 <= mark < points]
+        keyed = lines + ([Series(self.mark_name, theme.WARN, [])] if marked and self.mark_name else [])
+        legend = [self._text(s.name, small, theme.TEXT) for s in keyed]
+        self.legend_names = [s.name for s in keyed]
         legend_h = self._legend_height(legend, u)
         bottom = self.y + small * 1.8
         top = self.top - legend_h - u * 0.3
         right = self.right - u * 0.5
         if top - bottom < u * 2 or right - left < u * 4:
             return
-        points = max(len(s.values) for s in lines)
         y_low, y_high = ticks[0], ticks[-1]
 
         def px(i: int) -> float:
@@ -114,10 +122,9 @@ class LineChart(Widget):
                 texture, colour = self._text(str(x_tick), small)
                 Color(*colour)
                 Rectangle(texture=texture, size=texture.size, pos=(px(x_tick) - texture.width / 2, self.y))
-            for mark in self.marks:
-                if 0 <= mark < points:
-                    Color(*theme.WARN)
-                    Line(points=[px(mark), bottom, px(mark), top], width=max(1.0, u * 0.08), dash_length=6, dash_offset=4)
+            for mark in marked:
+                Color(*theme.WARN)
+                Line(points=[px(mark), bottom, px(mark), top], width=max(1.0, u * 0.08), dash_length=6, dash_offset=4)
             for s in lines:
                 Color(*s.colour)
                 if len(s.values) == 1:
@@ -127,7 +134,7 @@ class LineChart(Widget):
                 for i, value in enumerate(s.values):
                     flat += [px(i), py(value)]
                 Line(points=flat, width=max(1.0, u * 0.12), joint="round")
-            self._draw_legend(legend, lines, u, self.top - legend_h)
+            self._draw_legend(legend, keyed, u, self.top - legend_h)
 
     def _legend_height(self, legend: list[Any], u: float) -> float:
         rows, x = 1, 0.0
@@ -146,7 +153,11 @@ class LineChart(Widget):
             if x + w > self.right and x > self.x:
                 x, y = self.x, y - row_h
             Color(*s.colour)
-            Rectangle(pos=(x, y + row_h * 0.25), size=(u * 1.1, row_h * 0.4))
+            if s.values:  # a line: a bar of its colour
+                Rectangle(pos=(x, y + row_h * 0.25), size=(u * 1.1, row_h * 0.4))
+            else:  # the marks: a dashed upright as drawn on the chart
+                Line(points=[x + u * 0.55, y + row_h * 0.1, x + u * 0.55, y + row_h * 0.9], width=max(1.0, u * 0.08),
+                     dash_length=6, dash_offset=4)
             Color(*colour)
             Rectangle(texture=texture, size=texture.size, pos=(x + u * 1.4, y + (row_h - texture.height) / 2))
             x += w

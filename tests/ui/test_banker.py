@@ -229,18 +229,33 @@ def test_the_end_of_the_game_shows_the_ranking_and_the_charts(app: Any) -> None:
     assert [s.name for s in chart.series] == table.series().companies
 
 
-def test_the_end_says_why_a_credit_still_open_counts_twice(app: Any) -> None:
-    """B13: a credit open at the end is paid back and charged once more; the end screen says so, with the
-    player's own figures, in the screen's language, or the fortune looks wrong."""
+@pytest.mark.parametrize("language", ["de", "hu"])
+def test_the_end_counts_every_players_fortune_and_says_why_a_credit_counts_twice(app: Any, language: str) -> None:
+    """B13: the final count's page shows every player's fortune part by part (issue 24: not only the one
+    with a credit), a row a player in the ranking's order: cash, shares, the credit counted twice, the
+    total; and says why a credit open at the end is charged once more, in the screen's language."""
+    from ui.screens.end import CountCell
+
     open_game(app, "boerse", seed=3, players=4)
     table = app.session.table
-    in_credit = [c for c in table.view(with_legal=False).game["final_count"] if c["credit"]]
-    assert table.state.finished and in_credit
-    app.lang = "de"
+    view = table.view(with_legal=False).game
+    counts = view["final_count"]
+    assert table.state.finished and [c for c in counts if c["credit"]] and [c for c in counts if not c["credit"]]
+    app.lang = language
     show(app, "end")
-    shown = app.manager.get_screen("end").counted
-    for count in in_credit:
-        assert count["explained"]["de"] in shown and str(count["credit"]) in shown.replace(".", "")
+    tap("end:count")
+    screen = app.manager.get_screen("end")
+    cells = [w.text for w in reversed(screen.ids.count.children) if isinstance(w, CountCell)]
+    assert cells[:5] == ["", app.t(language, "ui.end.count.cash"), app.t(language, "ui.end.count.shares"),
+                         app.t(language, "ui.end.count.credit", factor=2), app.t(language, "ui.end.count.total")]
+    order = [seat for place in view["ranking"] for seat in place]
+    rows = [cells[i:i + 5] for i in range(5, len(cells), 5)]
+    assert [row[0] for row in rows] == [view["players"][seat]["name"] for seat in order]
+    for row, seat in zip(rows, order):
+        c = counts[seat]
+        assert row[1:] == [app.number(c["cash"]), app.number(c["shares"]), app.number(c["credit"]), app.money(c["fortune"])]
+        assert c["cash"] + c["shares"] - 2 * c["credit"] == c["fortune"]  # B13, as the row reads
+    assert screen.note == app.t(language, "boerse.final_count.note") and "B13" in screen.note
 
 
 def test_a_game_that_ends_by_a_tap_brings_the_end_screen(

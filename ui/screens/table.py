@@ -243,14 +243,16 @@ class TableScreen(Screen):
                 continue  # nothing of this row changed: its texts are not made again
             row.drawn = drawn
             out = f" ({a.t(lang, 'ui.table.out')})" if p["status"] == "out" else ""
-            credit = f"{a.t(lang, 'ui.table.credit')} {a.number(p['credit'])} · " if p["credit"] else ""
+            # in words: "Kredit 500 DM · keine Aktien", not "Kredit 500 · —" (issue 24)
+            credit = f"{a.t(lang, 'ui.table.credit')} {a.money(p['credit'])} · " if p["credit"] else ""
             name = f"[b]{p['name']}[/b]{out}"
             left = room - 2 if beside else room - bold(p["name"] + out + "  ")[0] - 2
+            none = a.t(lang, "ui.table.no_shares")
             if beside:  # the name alone on its line, whether the player is out on the next
                 second = f"{out.strip()} {credit}" if out else credit
-                row.who = f"[b]{p['name']}[/b]\n{second}{shortened(p['shares'], lang, left - plain(second)[0], plain)}"
+                row.who = f"[b]{p['name']}[/b]\n{second}{shortened(p['shares'], lang, left - plain(second)[0], plain, none)}"
             else:
-                row.who = f"{name}  {credit}{shortened(p['shares'], lang, left - plain(credit)[0], plain)}"
+                row.who = f"{name}  {credit}{shortened(p['shares'], lang, left - plain(credit)[0], plain, none)}"
             row.cash, row.fortune = a.number(p["cash"]), a.number(p["fortune"])
             row.font, row.money_font, row.beside = font, money, beside
             row.cash_width, row.fortune_width = cash_width, fortune_width
@@ -372,16 +374,23 @@ class PlayerRow(ButtonBehavior, BoxLayout):
     """What the row's texts were made from last (:meth:`TableScreen._draw_players` skips a row whose is the same)."""
 
 
-def shortened(shares: dict[str, int], language: str, room: float, measure: Callable[[str], tuple[int, int]]) -> str:
+def shortened(shares: dict[str, int], language: str, room: float, measure: Callable[[str], tuple[int, int]],
+              none: str = "") -> str:
     """A player's shares in the one share notation (:func:`companion.text.holdings`), as many as ``room`` px
-    has room for, the companies in order, then "…" for the rest.
+    has room for, the companies in order, then "…" for the rest; ``none`` (in words) where there are none.
 
     >>> shortened({"7": 2, "11": 4, "3": 1}, "en", 80, lambda t: (len(t) * 10, 20))
     '2× 7 · …'
     >>> shortened({"7": 2}, "en", 80, lambda t: (len(t) * 10, 20))
     '2× 7'
+    >>> shortened({"7": 0}, "en", 100, lambda t: (len(t) * 10, 20), "no shares")
+    'no shares'
+    >>> shortened({}, "en", 80, lambda t: (len(t) * 10, 20), "no shares")  # no room for the words: none
+    ''
     """
     held = [(c, n) for c, n in shares.items() if n]
+    if not held:
+        return none if measure(none)[0] <= room else ""
     whole = text.holdings(dict(held), language)
     if measure(whole)[0] <= room:
         return whole

@@ -46,6 +46,8 @@ SCENES = (
                                              seed=5, actions=250), ("screen:table",)),
     Scene("board-boerse", "board", TABLE, ("screen:table", "board")),
     Scene("end-boerse", "end", Played("boerse", seed=3, players=4, correction_at=40), ("screen:end", "end:prices")),
+    # B13 for every player: cash, shares, credit counted twice, the fortune
+    Scene("end-boerse-count", "end", Played("boerse", seed=3, players=4, correction_at=40), ("screen:end", "end:count")),
     Scene("rules-boerse", "rules", None, ("rules",)),
 )
 """Die Börse's screenshots."""
