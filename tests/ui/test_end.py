@@ -47,3 +47,20 @@ def test_tozsde_counts_each_fortune_as_cash_and_shares(app: Any) -> None:
     for p in view["players"]:
         row = cells[cells.index(p["name"]):][:4]
         assert row == [p["name"], app.number(p["cash"]), app.number(sum(p["holdings"].values())), app.money(p["fortune"])]
+
+
+@pytest.mark.parametrize("language", ["de", "hu", "en"])
+def test_a_players_row_says_credit_and_no_shares_in_words(app: Any, language: str) -> None:
+    """Issue 24: a Börse player with a credit and no shares read "Kredit 500 · —"; the row says the credit
+    as an amount and, where there is room, that there are no shares, in words (B5); never a bare dash."""
+    from tests.ui.support import find, new_game_dealt
+
+    app.lang = language
+    table = new_game_dealt(app, {"ruleset": "boerse", "players": ["Anna", "Bernd", "Clara"]})
+    app.session.act({"type": "borrow", "player": 0, "amount": 500}, "screen")
+    frames()
+    assert table.state.players[0].credit == 500 and not any(table.state.players[0].shares.values())
+    who = find("player:0").who
+    credit = f"{app.t(language, 'ui.table.credit')} {app.money(500)}"
+    assert who.endswith((credit, f"{credit} · {app.t(language, 'ui.table.no_shares')}")), who  # the words if room
+    assert "—" not in who and "—" not in find("player:1").who and not who.rstrip().endswith("·")

@@ -250,9 +250,11 @@ class TableScreen(Screen):
             none = a.t(lang, "ui.table.no_shares")
             if beside:  # the name alone on its line, whether the player is out on the next
                 second = f"{out.strip()} {credit}" if out else credit
-                row.who = f"[b]{p['name']}[/b]\n{second}{shortened(p['shares'], lang, left - plain(second)[0], plain, none)}"
+                held = shortened(p["shares"], lang, left - plain(second)[0], plain, none)
+                row.who = f"[b]{p['name']}[/b]\n{second if held else second.removesuffix(' · ')}{held}"
             else:
-                row.who = f"{name}  {credit}{shortened(p['shares'], lang, left - plain(credit)[0], plain, none)}"
+                held = shortened(p["shares"], lang, left - plain(credit)[0], plain, none)
+                row.who = f"{name}  {credit if held else credit.removesuffix(' · ')}{held}"
             row.cash, row.fortune = a.number(p["cash"]), a.number(p["fortune"])
             row.font, row.money_font, row.beside = font, money, beside
             row.cash_width, row.fortune_width = cash_width, fortune_width
