@@ -67,6 +67,7 @@ class EndScreen(LiveScreen):
     has_prices = BooleanProperty(False)
     showing = StringProperty("fortunes")
     """The page shown: ``fortunes`` and ``prices`` (charts) or ``count`` (the final count's table)."""
+    _prices_tab: Any = None
     note = StringProperty("")
     """Why the count is as it is (the ruleset's ``<name>.final_count.note``, e.g. B13's credit twice); empty for none."""
 
@@ -106,6 +107,7 @@ class EndScreen(LiveScreen):
         self.draw_count(view, [seat for seats in ranking for seat in seats])
         series = table.series()
         self.has_prices = bool(series.companies)  # the ruleset's prices: none, no tab
+        self.show_prices_tab(self.has_prices)
         if self.showing == "prices" and self.has_prices:
             chart.series = [Series(c, PRICE_COLOURS[i % len(PRICE_COLOURS)], series.prices[c])
                             for i, c in enumerate(series.companies)]
@@ -116,6 +118,16 @@ class EndScreen(LiveScreen):
         chart.mark_name = a.t(a.lang, "ui.correction.title")
         chart.format_value = a.number if hasattr(a, "number") else (lambda v: a.money(v).split(" ")[0])
         chart.draw()
+
+    def show_prices_tab(self, shown: bool) -> None:
+        """The prices' tab in the row of tabs (between the fortunes and the count), or out of it."""
+        if self._prices_tab is None:  # held here: the ids hold it only weakly, and it may stand out of the row
+            self._prices_tab = self.ids.prices_tab.__self__
+        tabs, tab = self.ids.tabs, self._prices_tab
+        if shown and tab.parent is None:
+            tabs.add_widget(tab, index=1)
+        elif not shown and tab.parent is not None:
+            tabs.remove_widget(tab)
 
     def draw_count(self, view: dict[str, Any], order: list[int]) -> None:
         """The final count's table: a row a player in the ranking's order, a column a part of the fortune;
