@@ -147,3 +147,16 @@ def test_tozsde_starts_with_four_players_and_the_same_players_feature_keeps_its_
     screen.draft, screen._names = type(screen.draft)(), []  # the app started again: no draft yet
     tap("start:new")
     assert [p.name for p in screen.draft.players] == five
+
+
+def test_a_printed_tables_own_values_stay_in_the_editor(app: Any) -> None:
+    """B9: a group's table with sums and dividends off the editor's steps (2,250 → 120) is shown and taken as
+    it is; a row added after it goes on in steps."""
+    screen = new_screen(app, "boerse")
+    screen.draft.options["dividend_table"] = [[0, 0], [2250, 120]]
+    tap("new:options")
+    tap("new:option:dividend_table")
+    assert find("dividend_table:1:sum").shown == app.number(2250) and find("dividend_table:1:dividend").shown == "120"
+    tap("dividend_table:add")
+    tap("dividend_table:ok")
+    assert screen.draft.options["dividend_table"] == [[0, 0], [2250, 120], [3000, 200]]

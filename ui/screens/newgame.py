@@ -221,11 +221,14 @@ class TableEditor(ModalView):
         spec = ruleset_data(ruleset)["option_tables"][key]
         self.title, self.key = a.t(a.lang, f"{ruleset}.option.{key}"), key
         self.names: list[str] = list(spec["columns"])
+        self.steps: list[int] = [int(step) for step in spec["steps"]]
         self.first: list[int | None] = list(spec.get("first_row") or [None] * len(self.names))
         """The first row's values the ruleset fixes (None: set on a stepper)."""
         self.heads = [a.t(a.lang, f"{ruleset}.option.{key}.{name}") for name in self.names]
-        self.columns = table_values(key, ruleset_data(ruleset)) or []
         self.rows = [list(r) for r in rows]
+        # the steps of each column, and every value the table has besides (a printed table's 2,250 stays)
+        self.columns = [sorted({*steps, *(r[i] for r in self.rows)})
+                        for i, steps in enumerate(table_values(key, ruleset_data(ruleset)) or [])]
         self.check, self.take = check, take
         self.redraw()
 
@@ -261,7 +264,8 @@ class TableEditor(ModalView):
 
     def add(self) -> None:
         """A row after the last: one step higher in every column."""
-        self.rows.append([min(v + c[1] - c[0], c[-1]) for v, c in zip(self.rows[-1], self.columns)])
+        self.rows.append([next((x for x in column if x >= value + step), column[-1])
+                          for value, column, step in zip(self.rows[-1], self.columns, self.steps)])
         self.redraw()
 
     def remove(self, index: int) -> None:
