@@ -144,10 +144,8 @@ def step(app: Any, ruleset: str, word: str) -> None:
     elif word == "new":
         app.manager.current = "new"
         app.manager.get_screen("new").pick_ruleset(ruleset)
-    elif word == "options":
-        app.manager.get_screen("new").open_options()
-    elif word == "option":  # a house option's control tapped in the options' view
-        next(w for w in Window.children[0].walk() if getattr(w, "tap_id", "") == f"new:option:{arg}").pick()
+    elif word in ("options", "option"):  # the house options' view; an option's control tapped there
+        _house_option(app, arg)
     elif word == "edit-name":
         app.manager.get_screen("new").edit_name(int(arg))
     elif word == "settings":
@@ -198,6 +196,16 @@ def step(app: Any, ruleset: str, word: str) -> None:
         app.manager.get_screen("rules").show(ruleset)
     else:
         raise ValueError(f"no such step of a scene: {word!r}")
+
+
+def _house_option(app: Any, key: str) -> None:
+    """The new-game screen's house options opened (``key`` empty), or the control of option ``key`` in them tapped."""
+    from kivy.core.window import Window
+
+    if not key:
+        app.manager.get_screen("new").open_options()
+        return
+    next(w for w in Window.children[0].walk() if getattr(w, "tap_id", "") == f"new:option:{key}").pick()
 
 
 def _die_port(app: Any, word: str) -> None:
