@@ -50,6 +50,8 @@ class Actions:
         self._made: dict[str, ChoiceButton] = {}  # the action buttons, by the tap id each stood for last
         self._shown: tuple[str, ...] = ()
         self.plain = True  # no GPIO buttons when the actions were last drawn (the rare ones may stand behind "More…")
+        self.count = 1  # the count of shares the trade buttons stand for ("−" / "+"), back to 1 after every action
+        self._length = -1  # the game's length when the actions were last drawn
         self._drawn: tuple[Any, list[Described]] | None = None
         screen.bind(width=self._resized)  # planned for a widget's default width before the first layout: again
         app().bind(phones_on=self._resized)  # the QR code's corner takes the rows' room, or gives it back
@@ -69,10 +71,19 @@ class Actions:
         a = app()
         self.plain = a.selection is None
         self._drawn = table, described
-        texts = Texts(a.t(a.lang, "ui.table.more"), a.t(a.lang, "ui.table.roll_app"), a.t(a.lang, "ui.end.show"))
+        if table.length != self._length:  # an action taken (or undone): the trades at one share again
+            self.count, self._length = 1, table.length
+        texts = Texts(a.t(a.lang, "ui.table.more"), a.t(a.lang, "ui.table.roll_app"), a.t(a.lang, "ui.end.show"),
+                      a.t(a.lang, "ui.table.count", count=self.count))
         per_value = panels.of(table.setup["ruleset"]).per_value_types  # one button per allowed value
-        wanted = plan(described, self.room(), texts, per_value, table.state.finished, self.plain)
+        wanted = plan(described, self.room(), texts, per_value, table.state.finished, self.plain, self.count)
         self.apply(wanted)
+
+    def pick_count(self, count: int) -> None:
+        """The trade buttons at ``count`` shares (the count picker's "−", "+" or its count tapped)."""
+        if count != self.count and self._drawn is not None:
+            self.count = count
+            self.draw(*self._drawn)
 
     def _resized(self, *_: Any) -> None:
         """The rows' width changed (the window, or the screen's first layout): the buttons planned again."""
@@ -112,6 +123,8 @@ class Actions:
             return lambda: setattr(a.manager, "current", "end")
         if spec.tap is Tap.MORE:
             return partial(self.open_more, spec.behind)
+        if spec.tap is Tap.COUNT:
+            return partial(self.pick_count, spec.value)
         if spec.tap is Tap.APP_DIE:
             roll: Callable[[], Any] = a.session.virtual_roll
             return roll
@@ -154,6 +167,9 @@ class Actions:
             screen.refresh()  # GPIO buttons came or went: the rare choices in the list, or behind "More…"
             return
         wanted = None if target is None else stands_for(target)
+        if wanted is not None and self.count != 1 and not any(b.stands_for == wanted for b in self.buttons):
+            self.pick_count(1)  # confirm trades the count of the first option: the buttons at it, one ringed
+            return
         ringed: Widget | None = next((b for b in self.buttons if wanted is not None and b.stands_for == wanted), None)
         screen.ring_out = 0 if target is None else unit * theme.RING_OUT
         for button in self.buttons:
