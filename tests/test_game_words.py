@@ -43,3 +43,17 @@ def test_the_electronic_die_is_none_in_german_grammar() -> None:
     """„der Würfel“: „Elektronischer Würfel: keiner“; the buttons (die Tasten) have their own „keine“."""
     de = messages("ui", "de")
     assert forms(de["ui.value.none_device"]) == ["keiner"] and forms(de["ui.value.none"]) == ["keine"] and forms(de["ui.settings.buttons_none"]) == ["keine"]
+
+
+def test_no_sentence_mixes_the_boards_english_field_names_into_hungarian_or_german() -> None:
+    """Issue 24, item 4: "tőzsde (Change) mezőre lépett" mixed the printed board's English word into the
+    Hungarian sentence (and German said "Steueramt (Tax)"); every text of Tőzsde in Hungarian and German
+    names the fields in its own language only, the German key too (item 13)."""
+    english = {"change", "premium", "tax"}
+    mixed = {(language, key): text for language in ("hu", "de")
+             for key, message in messages("tozsde", language).items() for text in forms(message)
+             if words(text) & english or re.search(r"\((Casino|Change|Premium|Tax)\)", text)}
+    assert not mixed, mixed
+    de = messages("tozsde", "de")
+    key = {kind: forms(de[f"tozsde.board.kind.{kind}"])[0] for kind in ("resort", "casino", "change", "premium", "tax", "start")}
+    assert not {k: t for k, t in key.items() if words(t) & english}, key
