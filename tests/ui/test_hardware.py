@@ -18,7 +18,7 @@ import pytest
 from hardware.config import Binding, ButtonAction, ButtonsConfig, DieConfig, HardwareConfig
 from hardware.sim import PtyDie
 from tests.ui.conftest import frames
-from tests.ui.support import new_game_dealt, tap, visible_ids
+from tests.ui.support import find, new_game_dealt, tap, visible_ids
 
 
 def until(done: Callable[[], bool], timeout: float = 10.0) -> bool:
@@ -338,6 +338,33 @@ def test_the_ring_brings_a_choice_below_the_fold_into_view_and_confirm_takes_it(
     assert t.actions()[-1] == {"type": "buy", "player": 0, "company": "Chemie", "count": 1}
     # after the buy the selection starts again at the usual choice
     assert ring_moves_to("act:app_die"), ringed()
+
+
+def test_the_ring_takes_the_trade_at_the_count_confirm_takes_after_a_count_was_picked(app: Any, mock_pins: Any) -> None:
+    """Confirm takes a trade's first count (one share); a count picked on the screen ("+") gives way when the
+    ring comes to a trade, so the ringed button says what confirm does, and confirm buys one share."""
+    from kivy.core.window import Window
+
+    Window.size = (1920, 1080)
+    frames()
+    try:
+        t = new_game_dealt(app, {"ruleset": "boerse", "players": ["Anna", "Bernd"]})
+        app.session.act({"type": "borrow", "player": 0, "amount": 1000})
+        frames()
+        use_hardware(app, HardwareConfig(buttons=ButtonsConfig(pins=SELECTING)))
+        assert ring_moves_to("act:app_die"), ringed()
+        tap("count:plus")
+        assert "2 shares" in find("act:buy:Stahl").text
+        press(app, NEXT)
+        assert ring_moves_to("act:buy:Stahl"), ringed()
+        assert "1 share " in find("act:buy:Stahl").text
+        start = t.length
+        press(app, CONFIRM)
+        assert until(lambda: t.length == start + 1)
+        assert t.actions()[-1] == {"type": "buy", "player": 0, "company": "Stahl", "count": 1}
+    finally:
+        Window.size = (800, 480)
+        frames()
 
 
 def test_no_ring_without_buttons_that_select(app: Any, mock_pins: Any) -> None:
