@@ -6,9 +6,10 @@ A choice with one free parameter is a row of buttons (the die's six faces, the p
 button for each value (a credit's amounts) where the rows have room for every action; else a button for
 its first value and the others behind one "More…", with the rare choices too on a small display. A trade
 (buy, sell: its parameter a count of shares) is one button a company at the count picked with "−" / "+"
-(:func:`counts`, from the counts the engine offers), so the count's button says that count and its price;
+(:func:`counts`, from the counts the engine offers), so each trade button says that count and its price;
 where the rows have no room for every company, the last of them stand behind "More…". A choice with
-several parameters opens the dialog of the form it takes. Ending the game (:attr:`Group.END`) stands last, apart at the rows' right end, in its own colour, and asks first.
+several parameters opens the dialog of the form it takes. Ending the game (:attr:`Group.END`) stands
+last, apart at the rows' right end, in its own colour, and asks first.
 
 "More…" never holds what the GPIO buttons' confirm takes: a choice's first value, the one confirm takes,
 is on the choice's own button, and with such buttons no choice stands behind "More…" as a whole.
@@ -59,7 +60,7 @@ class Tap(StrEnum):
 @dataclass(frozen=True)
 class Texts:
     """The words the plan needs beside the choices' own: "More…", the app's die, the end screen's button,
-    and the count picker's ``count``, the count picked ("Anzahl\n2")."""
+    and the count picker's ``count``: the count picked in words ("Anzahl" over "2")."""
 
     more: str
     app_die: str
