@@ -344,13 +344,9 @@ def plan(described: list[Described], room: Room, texts: Texts, per_value: Collec
     choices = ordered(described)
     steps = counts(choices)
     trades = [d for d in choices if counted(d) and not d.usual]
-    tries: list[tuple[bool, bool, int | None, int]] = [(True, False, count, 0), (False, False, count, 0)]
-    if plain:  # the picker gives way to the companies: the other counts behind "More…", as many taps
-        tries += [(False, True, count, 0)] + [(False, True, None, spill) for spill in range(len(trades) + 1)]
-    elif steps:
-        tries.append((False, False, None, 0))
-    planner = _Planner(room, texts, per_value, grid)
-    for every, rare_behind, picked, spill in tries:
+
+    def attempt(every: bool, rare_behind: bool, picked: int | None, spill: int = 0) -> tuple[list[Spec], bool]:
+        """The buttons of one try (the last ``spill`` trades behind "More…"), and whether the rows hold them."""
         planner = _Planner(room, texts, per_value, grid, picked, trades[len(trades) - spill:] if spill else ())
         planner.fit_grid(choices)
         first = next((d for d in choices if counted(d)), None) if steps and picked is not None else None
@@ -359,6 +355,26 @@ def plan(described: list[Described], room: Room, texts: Texts, per_value: Collec
                 planner.picker(steps, picked)
             planner.choice(d, every, rare_behind)
         planner.more()
-        if rows_needed(planner.wanted, room.width, room.rows, room.unit * 0.25, room.narrow) <= room.rows:
-            break
-    return planner.wanted
+        return planner.wanted, rows_needed(planner.wanted, room.width, room.rows, room.unit * 0.25, room.narrow) <= room.rows
+
+    tries: list[tuple[bool, bool, int | None]] = [(True, False, count), (False, False, count)]
+    if plain:  # the picker gives way to the companies: the other counts behind "More…", as many taps
+        tries += [(False, True, count), (False, True, None)]
+    elif steps:
+        tries.append((False, False, None))
+    for every, rare_behind, picked in tries:
+        wanted, fits = attempt(every, rare_behind, picked)
+        if fits:
+            return wanted
+    if not (plain and trades):
+        return wanted
+    least, most = 1, len(trades)  # the fewest of the last trades behind "More…" that lets the rest fit
+    wanted, _ = attempt(False, True, None, most)
+    while least < most:
+        middle = (least + most) // 2
+        tried, fits = attempt(False, True, None, middle)
+        if fits:
+            most, wanted = middle, tried
+        else:
+            least = middle + 1
+    return wanted
