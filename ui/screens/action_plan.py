@@ -357,11 +357,14 @@ def plan(described: list[Described], room: Room, texts: Texts, per_value: Collec
         planner.more()
         return planner.wanted, rows_needed(planner.wanted, room.width, room.rows, room.unit * 0.25, room.narrow) <= room.rows
 
-    tries: list[tuple[bool, bool, int | None]] = [(True, False, count), (False, False, count)]
-    if plain:  # the picker gives way to the companies: the other counts behind "More…", as many taps
-        tries += [(False, True, count), (False, True, None)]
-    elif steps:
-        tries.append((False, False, None))
+    valued = any(d.param is not None and len(d.options) > 1 and d.dialog is None and not counted(d)
+                 and d.choice.type not in per_value for d in choices)  # a credit's amounts: "every" shows more
+    tries: list[tuple[bool, bool, int | None]] = [(True, False, count)] if valued else []
+    tries.append((False, False, count))
+    if plain and any(rare(d) for d in choices):
+        tries.append((False, True, count))
+    if steps:  # the picker gives way to the companies: the other counts behind "More…", as many taps
+        tries.append((False, plain, None))
     for every, rare_behind, picked in tries:
         wanted, fits = attempt(every, rare_behind, picked)
         if fits:
@@ -369,12 +372,12 @@ def plan(described: list[Described], room: Room, texts: Texts, per_value: Collec
     if not (plain and trades):
         return wanted
     least, most = 1, len(trades)  # the fewest of the last trades behind "More…" that lets the rest fit
-    wanted, _ = attempt(False, True, None, most)
+    fitting: list[Spec] | None = None
     while least < most:
         middle = (least + most) // 2
         tried, fits = attempt(False, True, None, middle)
         if fits:
-            most, wanted = middle, tried
+            most, fitting = middle, tried
         else:
             least = middle + 1
-    return wanted
+    return fitting if fitting is not None else attempt(False, True, None, most)[0]
