@@ -400,12 +400,12 @@ class BoardView(BoxLayout):
                 column.add_widget(KeyRow(text=entry.name, mark=entry.mark, ring=entry.ring, colour=list(entry.fill)))
             return column
         wide = measure.extents_for(unit * theme.LEAST)
-        column = BoxLayout(orientation="vertical", size_hint_x=None,
-                           width=unit * 1.6 + max((wide(e.name)[0] for e in entries), default=0) + 4)
+        column = BoxLayout(orientation="vertical", size_hint=(None, None), pos_hint={"top": 1},
+                           width=unit * 1.6 + max((wide(e.name)[0] for e in entries), default=0) + 4,
+                           height=unit * 1.4 * len(entries))
         for entry in entries:
             column.add_widget(KeyRow(text=entry.name, mark=entry.mark, ring=entry.ring, colour=list(entry.fill),
                                      square=True, swatch=unit * 1.1, size_hint_y=None, height=unit * 1.4))
-        column.add_widget(Widget())  # the rest of the height
         return column
 
     @staticmethod
