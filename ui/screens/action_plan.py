@@ -205,13 +205,12 @@ def ordered(described: list[Described]) -> list[Described]:
 class _Planner:
     """One plan of the buttons: ``every`` value its own button, or only each choice's first; the rare
     choices (:func:`rare`) behind "More…" too where ``rare_behind``; the trades at ``count`` shares with
-    the count picker before them, or (``count`` None) at their first count, the others behind "More…";
-    the trades in ``spilled`` behind "More…" as a whole."""
+    the count picker before them, or (``count`` None) at their first count, the others behind "More…"."""
 
     def __init__(self, room: Room, texts: Texts, per_value: Collection[str], grid: dict[str, int],
-                 count: int | None = None, spilled: Collection[Described] = ()) -> None:
+                 count: int | None = None) -> None:
         self.room, self.texts, self.per_value, self.grid = room, texts, per_value, grid
-        self.count, self.spilled = count, {id(d) for d in spilled}
+        self.count = count
         self.wanted: list[Spec] = []
         self.behind: list[tuple[Described, Any]] = []
         self.grid_share = GRID_SHARE
@@ -258,7 +257,7 @@ class _Planner:
     def choice(self, d: Described, every: bool, rare_behind: bool) -> None:
         colour = list(theme.GOOD if d.usual else theme.BUTTON)
         height = self.room.unit * theme.TARGET
-        if (rare_behind and rare(d)) or id(d) in self.spilled:
+        if rare_behind and rare(d):
             self.behind += [(d, o.value) for o in d.options] if d.param is not None and d.options else [(d, None)]
         elif d.group == Group.END:  # apart, last, its own colour; a tap asks first (Dialog.CONFIRM)
             self.add(Spec(tap_name(d), d.label, list(theme.BAD), Tap.DIALOG, d, share=self.two_lines(d.label),
@@ -318,6 +317,18 @@ class _Planner:
         if not every:
             self.behind += [(d, o.value) for o in rest]
 
+    def spill(self, d: Described, order: dict[int, int]) -> None:
+        """The trade ``d`` behind "More…" as a whole (its other counts are there already), in the order of
+        the choices (``order``: a choice's place by its id)."""
+        self.wanted = [s for s in self.wanted if s.described is not d and s.tap is not Tap.MORE]
+        self.behind = sorted(self.behind + [(d, d.options[0].value)], key=lambda entry: order[id(entry[0])])
+        self.more()
+
+    def fits(self) -> bool:
+        """Whether the rows hold the buttons planned."""
+        room = self.room
+        return rows_needed(self.wanted, room.width, room.rows, room.unit * 0.25, room.narrow) <= room.rows
+
     def more(self) -> None:
         """One "More…", before ending the game: every value and choice not shown, each its own button there."""
         if not self.behind:
@@ -345,9 +356,9 @@ def plan(described: list[Described], room: Room, texts: Texts, per_value: Collec
     steps = counts(choices)
     trades = [d for d in choices if counted(d) and not d.usual]
 
-    def attempt(every: bool, rare_behind: bool, picked: int | None, spill: int = 0) -> tuple[list[Spec], bool]:
-        """The buttons of one try (the last ``spill`` trades behind "More…"), and whether the rows hold them."""
-        planner = _Planner(room, texts, per_value, grid, picked, trades[len(trades) - spill:] if spill else ())
+    def attempt(every: bool, rare_behind: bool, picked: int | None) -> _Planner:
+        """One try at the buttons."""
+        planner = _Planner(room, texts, per_value, grid, picked)
         planner.fit_grid(choices)
         first = next((d for d in choices if counted(d)), None) if steps and picked is not None else None
         for d in choices:
@@ -355,7 +366,7 @@ def plan(described: list[Described], room: Room, texts: Texts, per_value: Collec
                 planner.picker(steps, picked)
             planner.choice(d, every, rare_behind)
         planner.more()
-        return planner.wanted, rows_needed(planner.wanted, room.width, room.rows, room.unit * 0.25, room.narrow) <= room.rows
+        return planner
 
     valued = any(d.param is not None and len(d.options) > 1 and d.dialog is None and not counted(d)
                  and d.choice.type not in per_value for d in choices)  # a credit's amounts: "every" shows more
@@ -366,18 +377,13 @@ def plan(described: list[Described], room: Room, texts: Texts, per_value: Collec
     if steps:  # the picker gives way to the companies: the other counts behind "More…", as many taps
         tries.append((False, plain, None))
     for every, rare_behind, picked in tries:
-        wanted, fits = attempt(every, rare_behind, picked)
-        if fits:
-            return wanted
-    if not (plain and trades):
-        return wanted
-    least, most = 1, len(trades)  # the fewest of the last trades behind "More…" that lets the rest fit
-    fitting: list[Spec] | None = None
-    while least < most:
-        middle = (least + most) // 2
-        tried, fits = attempt(False, True, None, middle)
-        if fits:
-            most, fitting = middle, tried
-        else:
-            least = middle + 1
-    return fitting if fitting is not None else attempt(False, True, None, most)[0]
+        planner = attempt(every, rare_behind, picked)
+        if planner.fits():
+            return planner.wanted
+    if plain:  # the last trades behind "More…", one by one, until the rest fit
+        order = {id(d): place for place, d in enumerate(choices)}
+        for d in reversed(trades):
+            planner.spill(d, order)
+            if planner.fits():
+                break
+    return planner.wanted
