@@ -7,11 +7,14 @@ honours) and a small one is made here on the host instead, without running anyth
 
 - Debian's arm64 ``busybox-static`` (downloaded in the chroot, unpacked here with ``dpkg-deb``),
 - the modules the kernel needs to reach its root (Debian 13's arm64 kernel has virtio-blk and ext4
-  as modules; virtio-pci, the PL061 GPIO and devtmpfs are built in), with their dependencies read
-  from the guest's own ``modules.dep`` and ``modules.softdep`` and decompressed here,
+  as modules; virtio-pci, the PL061 GPIO and devtmpfs are built in), and the others amd64's
+  initramfs loads too (the image's ``INITRD_MODULES``: the display, the USB host, the die's
+  ``usbserial``, whose device numbers must exist before the kiosk's unit resolves its
+  ``DeviceAllow=char-ttyUSB``), with their dependencies read from the guest's own ``modules.dep``
+  and ``modules.softdep`` and decompressed here,
 - an ``/init`` that loads them, mounts the root named by ``root=`` and hands over to systemd.
 
-Everything else (virtio-gpu, virtio-net, the die's ftdi_sio, the USB host) udev loads from the root.
+Everything else (virtio-net, the tablet, the keyboard) udev loads from the root.
 """
 
 from __future__ import annotations
@@ -174,10 +177,11 @@ def busybox(deb: Path) -> bytes:
     raise FileNotFoundError(f"{deb} has no busybox binary")
 
 
-def make_initrd(root: Path, busybox_deb: Path, out: Path) -> list[str]:
-    """Write the initramfs for the guest's kernel in ``root`` to ``out`` (gzip); the modules it loads."""
+def make_initrd(root: Path, busybox_deb: Path, out: Path, wanted: list[str] = ROOT_MODULES) -> list[str]:
+    """Write the initramfs for the guest's kernel in ``root`` to ``out`` (gzip), loading ``wanted`` (at least
+    :data:`ROOT_MODULES`) and what they need; the modules it loads, in order."""
     modules = root / "usr/lib/modules" / kernel_version(root)
-    order = load_order(modules, ROOT_MODULES)
+    order = load_order(modules, [*ROOT_MODULES, *wanted])
 
     def entries() -> Iterator[tuple[str, int, bytes]]:
         directory = stat.S_IFDIR | 0o755

@@ -290,7 +290,7 @@ class Builder:
         if self.arch == "arm64":
             arm64.undo_natively(self.root, self.sh)
             busybox = arm64.fetch_busybox(self.chroot, self.root, self.folder)
-            loaded = arm64.make_initrd(self.root, busybox, self.folder / "initrd.img")
+            loaded = arm64.make_initrd(self.root, busybox, self.folder / "initrd.img", INITRD_MODULES)
             busybox.unlink()
             self.log.write(f"\ninitrd made on the host, loading {' '.join(loaded)}\n")
             self.chroot("apt-get clean && rm -rf /var/lib/apt/lists/*")
