@@ -21,7 +21,8 @@ import aiohttp
 
 from tests.system import gpio_sim, kiosk_start, places
 from tests.system.image import PIN, PLAYERS
-from tests.system.machine import PHONES_PORT, Appliance, MachineError, distinct_colours, poll, qr_codes, region
+from tests.system.machine import (PHONES_PORT, Appliance, MachineError, distinct_colours, poll, qr_codes, region,
+                                  time_factor)
 
 BOOT_TIMEOUT = 600
 """Power-on to the kiosk's first frame under TCG on a busy 2-core host (measured: see docs/raspberry-pi.md)."""
@@ -171,8 +172,9 @@ def test_stop_ends_within_3_s_with_stopping_and_nothing_lost(appliance: Applianc
     finally:
         box.machine.agent.check("systemd-analyze log-level info")
     shown = unit(box, "Result", "ExecMainCode", "ExecMainStatus")
+    limit = 3 * time_factor()  # 3 s as on amd64's TCG, longer by the architecture's factor under aarch64's
     problems = [
-        *([f"systemctl stop took {took:.1f} s (3 s at most)"] if took >= 3 else []),
+        *([f"systemctl stop took {took:.1f} s ({limit:.0f} s at most)"] if took >= limit else []),
         *(["the app sent no STOPPING=1 while it stopped"] if "STOPPING=1" not in log else []),
         *([f"the stop did not end cleanly: {shown}"] if shown.get("Result") != "success" else []),
         *(["the stop lost or changed an action"] if actions(box) != before else []),
