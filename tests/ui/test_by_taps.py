@@ -1,0 +1,37 @@
+"""An evening played by taps only (tools/play_by_taps.py): from the start screen through the new game and
+turn after turn by the buttons the screen shows, with History, Undo, the holdings, the rules and the
+settings on the way; and what such an evening found, each by name."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from tools.play_by_taps import Evening
+
+
+def test_a_tozsde_evening_of_four_by_taps_in_hungarian(app: Any) -> None:
+    """Four players, 20 turns (the roll-off's rolls counted too), every action by its button, a look
+    at History, Undo, a holding, the owners, the board, the rules and the settings on the way."""
+    app.lang = "hu"
+    evening = Evening(app, None, random.Random(3))
+    evening.new_game("tozsde", 4)
+    evening.play(20, look_at=12)
+    assert not evening.noticed, evening.noticed
+    assert evening.table.view(with_legal=False).game["turn"]["round"] >= 2 and evening.taps > evening.actions
+
+
+def test_the_first_turn_shows_no_roll_of_the_roll_off(app: Any) -> None:
+    """§5, §6: the roll-off's last roll is not the first player's roll of the first turn; after the
+    companies are drawn the header says the round only, until that player rolls. Each rolls their seat
+    plus one: Dóra rolls last in every round of the roll-off and plays first."""
+    evening = Evening(app, None, random.Random(5))
+    evening.new_game("tozsde", 4)
+    table = evening.table
+    while table.state.phase == "order":
+        evening.tap(f"act:roll:{table.state.current + 1}")
+    while table.state.phase == "draw":
+        evening.wait_for_the_deal()
+    assert table.state.current == 3 and table.actions(-9)[0] == {"type": "roll", "player": 3, "value": 4}
+    screen = app.manager.get_screen("table")
+    assert screen.roll_text == app.t("en", "ui.table.round", round=1), screen.roll_text
