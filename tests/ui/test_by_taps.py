@@ -7,6 +7,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from tests.ui.conftest import frames
 from tools.play_by_taps import Evening
 
 
@@ -35,3 +36,26 @@ def test_the_first_turn_shows_no_roll_of_the_roll_off(app: Any) -> None:
     assert table.state.current == 3 and table.actions(-9)[0] == {"type": "roll", "player": 3, "value": 4}
     screen = app.manager.get_screen("table")
     assert screen.roll_text == app.t("en", "ui.table.round", round=1), screen.roll_text
+
+
+def test_undo_after_the_apps_company_draw_takes_back_the_roll_and_draws_nothing_anew(app: Any) -> None:
+    """C2, C4: the companies the app drew (§6, T2) are chance, journaled: Undo at the first turn takes back
+    the last draw and the draws before it with the roll-off's last roll that set them off, and the
+    screen draws nothing anew (it drew another company at once, so Undo seemed to do nothing and a
+    player could draw again); Redo brings back that roll and the same companies."""
+    evening = Evening(app, None, random.Random(5))
+    evening.new_game("tozsde", 4)
+    table = evening.table
+    while table.state.phase == "order":
+        evening.tap(f"act:roll:{table.state.current + 1}")
+    while table.state.phase == "draw":
+        evening.wait_for_the_deal()
+    drawn, length = table.actions(-9), table.length
+    evening.tap("table:undo")
+    evening.tap("pin:skip")  # no banker's PIN set: go on without
+    frames(10)
+    assert (table.length, table.state.phase) == (length - 9, "order"), table.actions(-3)
+    assert table.redo_depth == 9
+    evening.tap("table:redo")
+    frames(10)
+    assert table.length == length and table.actions(-9) == drawn
