@@ -43,3 +43,41 @@ def test_the_electronic_die_is_none_in_german_grammar() -> None:
     """„der Würfel“: „Elektronischer Würfel: keiner“; the buttons (die Tasten) have their own „keine“."""
     de = messages("ui", "de")
     assert forms(de["ui.value.none_device"]) == ["keiner"] and forms(de["ui.value.none"]) == ["keine"] and forms(de["ui.settings.buttons_none"]) == ["keine"]
+
+
+ROUND = {"ui": ("ui.table.round", "ui.end.reason.rounds"), "companion": ("game_ended.rounds", "round_started"),
+         "boerse": ("boerse.boersenschluss", "boerse.card.BS", "boerse.rulebook.boersenschluss.text",
+                    "boerse.table.rounds_left"),
+         "tozsde": ("tozsde.rulebook.timed_rounds.text", "tozsde.option.timed_rounds")}
+"""Texts that speak of a round (every player's turn once: the header's number, the timed game, Börsenschluss)."""
+
+TURN = {"ui": ("ui.button.end_turn",), "companion": ("turn_ended", "choice.end_turn"),
+        "boerse": ("boerse.already_rolled", "boerse.one_way_per_turn"),
+        "tozsde": ("tozsde.already_rolled", "tozsde.limit_reached")}
+"""Texts that speak of one player's turn."""
+
+WORDS = {"de": ("runde", "zug"), "hu": ("forduló", "kör"), "en": ("round", "turn")}
+"""The word for a round and for a turn in each language, as a word's start (Hungarian adds endings)."""
+
+
+def said(domain: str, language: str, keys: tuple[str, ...]) -> dict[str, set[str]]:
+    found = messages(domain, language)
+    return {key: words(re.sub(r"\{[^}]*\}", "", " ".join(forms(found[key])))) for key in keys}  # no placeholders
+
+
+def test_a_round_and_a_turn_are_two_words_in_every_language() -> None:
+    """The Hungarian table read "4. kör" (round 4) over "Dóra befejezte a körét" (her turn), and "még 2 kört
+    játszanak" for the rounds after Börsenschluss "körének végétől" (from the end of her turn): a round is
+    "forduló", a turn "kör", and the button that ends the turn says "Kör vége" (not "Lépés", which counts
+    the game's actions)."""
+    wrong = []
+    for language, (round_word, turn_word) in WORDS.items():
+        for domain in ROUND:
+            for key, seen in said(domain, language, ROUND[domain]).items():
+                if not any(w.startswith(round_word) for w in seen) or (
+                        key != "boerse.boersenschluss" and any(w.startswith(turn_word) for w in seen)):
+                    wrong.append((language, key, seen))
+            for key, seen in said(domain, language, TURN[domain]).items():
+                if not any(w.startswith(turn_word) for w in seen) or any(w.startswith(round_word) for w in seen):
+                    wrong.append((language, key, seen))
+    assert not wrong, wrong
