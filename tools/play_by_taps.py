@@ -268,14 +268,15 @@ class Evening:
                 self.tap(close)
                 return
 
-    def play(self, turns: int, look_at: int = 10) -> None:
+    def play(self, turns: int, look_at: int = 2) -> None:
         """``turns`` turns (or to the game's end, ``turns`` 0), a look around in turn ``look_at``; a turn
-        is counted each time another player's turn begins."""
+        is counted each time another player's turn begins, from the first round on (the roll-off and the
+        draw of round 0 are the evening's start)."""
         count, player, looked = 0, None, False
         while not self.table.state.finished:
-            now = self.table.view(with_legal=False).game["turn"]["player"]
-            if now != player:
-                count, player = count + 1, now
+            turn = self.table.view(with_legal=False).game["turn"]
+            if turn["player"] != player and turn["round"]:
+                count, player = count + 1, turn["player"]
             if turns and count > turns:
                 break
             if not looked and count >= look_at:

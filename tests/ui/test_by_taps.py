@@ -11,21 +11,9 @@ from tests.ui.conftest import frames
 from tools.play_by_taps import Evening
 
 
-def test_a_tozsde_evening_of_four_by_taps_in_hungarian(app: Any) -> None:
-    """Four players, 20 turns (the roll-off's rolls counted too), every action by its button, a look
-    at History, Undo, a holding, the owners, the board, the rules and the settings on the way."""
-    app.lang = "hu"
-    evening = Evening(app, None, random.Random(3))
-    evening.new_game("tozsde", 4)
-    evening.play(20, look_at=12)
-    assert not evening.noticed, evening.noticed
-    assert evening.table.view(with_legal=False).game["turn"]["round"] >= 2 and evening.taps > evening.actions
-
-
-def test_the_first_turn_shows_no_roll_of_the_roll_off(app: Any) -> None:
-    """§5, §6: the roll-off's last roll is not the first player's roll of the first turn; after the
-    companies are drawn the header says the round only, until that player rolls. Each rolls their seat
-    plus one: Dóra rolls last in every round of the roll-off and plays first."""
+def dealt_by_rolls(app: Any) -> Evening:
+    """A Tőzsde game of four started by taps, each rolling their seat plus one in the roll-off (§5): Dóra
+    rolls last in every round and plays first; then the app's company draw (§6), up to Dóra's first turn."""
     evening = Evening(app, None, random.Random(5))
     evening.new_game("tozsde", 4)
     table = evening.table
@@ -33,6 +21,26 @@ def test_the_first_turn_shows_no_roll_of_the_roll_off(app: Any) -> None:
         evening.tap(f"act:roll:{table.state.current + 1}")
     while table.state.phase == "draw":
         evening.wait_for_the_deal()
+    return evening
+
+
+def test_a_tozsde_evening_of_four_by_taps_in_hungarian(app: Any) -> None:
+    """Four players, the roll-off, the draw and 12 turns, every action by its button, a look at History,
+    Undo, a holding, the owners, the board, the rules and the settings in the second turn."""
+    app.lang = "hu"
+    evening = Evening(app, None, random.Random(3))
+    evening.new_game("tozsde", 4)
+    evening.play(12)
+    assert not evening.noticed, evening.noticed
+    assert evening.table.view(with_legal=False).game["turn"]["round"] == 4 and evening.taps > evening.actions
+
+
+def test_the_first_turn_shows_no_roll_of_the_roll_off(app: Any) -> None:
+    """§5, §6: the roll-off's last roll is not the first player's roll of the first turn; after the
+    companies are drawn the header says the round only, until that player rolls. Each rolls their seat
+    plus one: Dóra rolls last in every round of the roll-off and plays first."""
+    evening = dealt_by_rolls(app)
+    table = evening.table
     assert table.state.current == 3 and table.actions(-9)[0] == {"type": "roll", "player": 3, "value": 4}
     screen = app.manager.get_screen("table")
     assert screen.roll_text == app.t("en", "ui.table.round", round=1), screen.roll_text
@@ -43,13 +51,8 @@ def test_undo_after_the_apps_company_draw_takes_back_the_roll_and_draws_nothing_
     the last draw and the draws before it with the roll-off's last roll that set them off, and the
     screen draws nothing anew (it drew another company at once, so Undo seemed to do nothing and a
     player could draw again); Redo brings back that roll and the same companies."""
-    evening = Evening(app, None, random.Random(5))
-    evening.new_game("tozsde", 4)
+    evening = dealt_by_rolls(app)
     table = evening.table
-    while table.state.phase == "order":
-        evening.tap(f"act:roll:{table.state.current + 1}")
-    while table.state.phase == "draw":
-        evening.wait_for_the_deal()
     drawn, length = table.actions(-9), table.length
     evening.tap("table:undo")
     evening.tap("pin:skip")  # no banker's PIN set: go on without
