@@ -261,8 +261,11 @@ def test_an_offered_share_can_be_declined():
 def test_an_offer_needs_the_cash_or_a_credit():
     game = real(2)
     land(game, RISK)
-    game.apply({"type": "card", "effect": "offer", "company": "Bau", "price": 1000})
+    events = game.apply({"type": "card", "effect": "offer", "company": "Bau", "price": 1000})
     assert game.check({"type": "accept_offer", "player": 0}).code == "boerse.not_enough_cash"
+    # no "accept" button while the cash is short: the sentence says why, and what helps
+    assert texts(events)[-1] == ("A share of Bau is offered to Anna for 1,000 DM, but Anna has only 700 DM: "
+                                 "take credit first to accept, or decline.")
     game.apply({"type": "borrow", "player": 0, "amount": 500})
     game.apply({"type": "accept_offer", "player": 0})
     assert game.state.players[0].cash == 150 and game.state.players[0].shares == {"Bau": 1}

@@ -152,7 +152,12 @@ class Spaces(Payments):
             return
         state.turn["offer"] = {"company": company, "price": price}
         state.turn["stage"] = Phase.OFFER
-        events.append(Event("boerse.offer_made", {"player": name, "company": company, "price": price}))
+        cash = state.players[p].cash
+        if cash < price:  # no "accept" until a credit pays for it: say so, not "accept or decline"
+            events.append(Event("boerse.offer_made_short", {"player": name, "company": company, "price": price,
+                                                            "cash": cash}))
+        else:
+            events.append(Event("boerse.offer_made", {"player": name, "company": company, "price": price}))
 
     def _close(self, state: State, events: list[Event]) -> None:
         # B11: the turn finishes, then two more full rounds from the next player.
