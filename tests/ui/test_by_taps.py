@@ -7,7 +7,10 @@ from __future__ import annotations
 import random
 from typing import Any
 
+import pytest
+
 from tests.ui.conftest import frames
+from tests.ui.support import find
 from tools.play_by_taps import Evening
 
 
@@ -62,3 +65,18 @@ def test_undo_after_the_apps_company_draw_takes_back_the_roll_and_draws_nothing_
     evening.tap("table:redo")
     frames(10)
     assert table.length == length and table.actions(-9) == drawn
+
+
+@pytest.mark.parametrize("language", ["de", "hu", "en"])
+def test_the_history_buttons_are_drawn_at_one_size(app: Any, language: str) -> None:
+    """History's "Visszavonás" was drawn smaller than "Javítás" beside it (its button narrower than the
+    table's own Undo): the row's words at one size, as on the table screen, at 800×480."""
+    app.lang = language
+    dealt_by_rolls(app)
+    table_undo = round(find("table:undo").font_size, 1)
+    app.manager.current = "history"
+    frames()
+    sizes = {tap_id: round(find(tap_id).font_size, 1) for tap_id in ("history:back", "history:correct",
+                                                                    "history:undo", "history:redo")}
+    assert len(set(sizes.values())) == 1, sizes
+    assert sizes["history:undo"] == table_undo
