@@ -81,3 +81,15 @@ def test_a_round_and_a_turn_are_two_words_in_every_language() -> None:
                 if not any(w.startswith(turn_word) for w in seen) or any(w.startswith(round_word) for w in seen):
                     wrong.append((language, key, seen))
     assert not wrong, wrong
+
+
+PAST = {"zahlte", "kaufte", "verkaufte", "konnte"}
+"""German past forms: the table reads what happens as it happens ("würfelt", "zieht", "erhält")."""
+
+
+def test_german_sentences_of_a_turn_say_it_in_one_tense() -> None:
+    """Issue 24: "Anna würfelt 1 und zieht auf ein Feld der Firma 6. Anna zahlte Béla 1.500 Rubin Miete": a
+    turn's sentences in the present, as Die Börse's ("Béla kauft 1 Aktie Bau")."""
+    found = {f"{domain}:{key}": " ".join(forms(message)) for domain in ("tozsde", "boerse")
+             for key, message in messages(domain, "de").items() if words(" ".join(forms(message))) & PAST}
+    assert not found, found
