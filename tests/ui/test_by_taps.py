@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from tests.ui.conftest import frames
-from tests.ui.support import find
+from tests.ui.support import find, tap
 from tools.play_by_taps import Evening
 
 
@@ -80,3 +80,22 @@ def test_the_history_buttons_are_drawn_at_one_size(app: Any, language: str) -> N
                                                                     "history:undo", "history:redo")}
     assert len(set(sizes.values())) == 1, sizes
     assert sizes["history:undo"] == table_undo
+
+
+@pytest.mark.parametrize(("language", "title", "line"), [("de", "Firma {c}: wer sie hält", "5× Firma {c}"),
+                                                         ("hu", "{c}. cég: kinél van", "5× {c}. cég")])
+def test_a_tozsde_company_is_named_in_its_owners_and_holdings(app: Any, language: str, title: str, line: str) -> None:
+    """§3: Tőzsde's companies are numbers; the owners' title read "1: wer sie hält" and a holding "5× 8",
+    bare numbers beside amounts. Titled and listed as the sentences name them ("Firma 5", "5. cég")."""
+    from kivy.core.window import Window
+
+    from ui.owners import HoldingLine
+
+    app.lang = language
+    evening = dealt_by_rolls(app)
+    company = next(iter(evening.table.state.players[3].shares))  # one Dóra drew (§6: five shares)
+    tap(f"market:{company}")
+    assert Window.children[0].title == title.format(c=company)
+    tap("list:close")
+    tap("player:3")
+    assert line.format(c=company) in [w.what for w in Window.children[0].walk(restrict=True) if isinstance(w, HoldingLine)]
