@@ -124,8 +124,13 @@ class Spaces(Payments):
             for seat in self._seats_from(state, p):
                 self._charge(state, seat, BANK, effect["amount"], "levy")
         elif kind == "everyone_receives":
+            paid: list[Event] = []
             for seat in self._seats_from(state, p):
-                self._bank_pays(state, seat, effect["amount"], events)
+                self._bank_pays(state, seat, effect["amount"], paid)
+            if all(e.key == "boerse.bank_paid" and e.params["amount"] == effect["amount"] for e in paid):
+                paid = [Event("boerse.bank_paid_each", {  # said once: "The bank pays Anna, Béla, Clara 100 DM each."
+                    "players": tuple(e.params["player"] for e in paid), "amount": effect["amount"]})]
+            events += paid  # a short bank (B14) said player by player
         elif kind == "offer":
             self._offer(state, p, effect["company"], effect["price"], events)
         elif kind == "move":
