@@ -208,12 +208,17 @@ class Evening:
 
     # -- looking around --------------------------------------------------------------
     def look_around(self) -> None:
-        """History (and back), one Undo and Redo, a player's holdings, a company's owners, the board tab,
+        """History (and back) with a look at the banker's correction, one Undo and Redo, a player's holdings, a company's owners, the board tab,
         the menu's rules and settings, then back to the table."""
         from tests.ui.support import TABS, find, visible_ids
 
         self.tap("table:history")
         self.shot("history")
+        self.tap("history:correct")  # the banker's correction: looked at, then cancelled
+        if "pin:skip" in visible_ids():
+            self.tap("pin:skip")
+        self.shot("correction")
+        self.tap("correct:cancel")
         self.tap("history:back")
         length = self.table.length
         self.tap("table:undo")

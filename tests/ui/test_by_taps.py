@@ -99,3 +99,18 @@ def test_a_tozsde_company_is_named_in_its_owners_and_holdings(app: Any, language
     tap("list:close")
     tap("player:3")
     assert line.format(c=company) in [w.what for w in Window.children[0].walk(restrict=True) if isinstance(w, HoldingLine)]
+
+
+@pytest.mark.parametrize("language", ["de", "hu"])
+def test_the_corrections_cash_steps_write_amounts_as_the_screen_does(app: Any, language: str) -> None:
+    """The correction's steps read "-1000" beside "3 500 Rubin": each step an amount as every other on the
+    screen writes it ("−1.000", "+1 000"), with a minus sign as wide as its plus."""
+    app.lang = language
+    dealt_by_rolls(app)
+    tap("table:history")
+    tap("history:correct")
+    tap("pin:skip")  # no banker's PIN set: go on without
+    for step in (-1000, -100, -10, 10, 100, 1000):
+        sign = "+" if step > 0 else "\u2212"
+        assert find(f"correct:cash:{step:+d}").text == sign + app.number(abs(step))
+    tap("correct:cancel")
