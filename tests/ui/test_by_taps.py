@@ -114,3 +114,14 @@ def test_the_corrections_cash_steps_write_amounts_as_the_screen_does(app: Any, l
         sign = "+" if step > 0 else "\u2212"
         assert find(f"correct:cash:{step:+d}").text == sign + app.number(abs(step))
     tap("correct:cancel")
+
+
+def test_taking_the_game_back_into_the_apps_draw_goes_back_before_it(app: Any) -> None:
+    """C2, C4: a history entry amid the app's company draw (§6) takes the game back to the roll that set the
+    draw off, as Undo does: the screen draws no company anew."""
+    evening = dealt_by_rolls(app)
+    table = evening.table
+    length = table.length
+    app.session.take_back_to(length - 3)  # three of the eight draws taken back
+    frames(10)
+    assert (table.length, table.state.phase) == (length - 9, "order")
