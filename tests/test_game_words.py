@@ -83,8 +83,9 @@ def test_a_round_and_a_turn_are_two_words_in_every_language() -> None:
     assert not wrong, wrong
 
 
-PAST = {"zahlte", "kaufte", "verkaufte", "konnte"}
-"""German past forms: the table reads what happens as it happens ("würfelt", "zieht", "erhält")."""
+PAST = {"zahlte", "kaufte", "verkaufte", "konnte", "haben"}
+"""German past forms (and the perfect's "haben … erhalten"): the table reads what happens as it happens
+("würfelt", "zieht", "erhält")."""
 
 
 def test_german_sentences_of_a_turn_say_it_in_one_tense() -> None:
