@@ -94,3 +94,11 @@ def test_german_sentences_of_a_turn_say_it_in_one_tense() -> None:
     found = {f"{domain}:{key}": " ".join(forms(message)) for domain in ("tozsde", "boerse")
              for key, message in messages(domain, "de").items() if words(" ".join(forms(message))) & PAST}
     assert not found, found
+
+
+def test_hungarian_die_values_take_no_fixed_ending() -> None:
+    """"Anna 4-t dobott": a number's ending follows its sound (1-et, 3-at, 4-et, 5-öt, 6-ot, only 2-t), so a
+    roll is said as Tőzsde says it, "Anna dobása: 4", with no ending fixed after the value."""
+    found = {f"{domain}:{key}": " ".join(forms(message)) for domain in ("tozsde", "boerse", "companion")
+             for key, message in messages(domain, "hu").items() if re.search(r"\{value\}-\w", " ".join(forms(message)))}
+    assert not found, found
