@@ -358,8 +358,10 @@ def compile_natively(root: Path, python_root: Path, sh: Callable[..., None]) -> 
     version = PYTHON
     guest = sorted((root / f"usr/lib/python{version}/__pycache__").glob(f"os.cpython-{version.replace('.', '')}.pyc"))
     host = sorted((python_root / f"usr/lib/python{version}/__pycache__").glob(f"os.cpython-{version.replace('.', '')}.pyc"))
-    if not guest or not host:
-        raise RuntimeError(f"no compiled os module of Python {version} in {root} or {python_root}")
+    if not host:
+        raise RuntimeError(f"no Python {version} root at {python_root}: tests/py313.sh makes it (as root, once)")
+    if not guest:
+        raise RuntimeError(f"the guest's root {root} has no compiled standard library of Python {version}")
     if pyc_magic(guest[0]) != pyc_magic(host[0]):
         raise RuntimeError(f"bytecode magic differs: guest {pyc_magic(guest[0]).hex()}, {python_root} {pyc_magic(host[0]).hex()}")
     folders = " ".join(COMPILED)
