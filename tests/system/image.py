@@ -310,6 +310,7 @@ def ensure_image(arch: str = "amd64", suite: str = SUITES[0], say: object = prin
     folder = cache_root() / key
     image = Image(folder, arch, suite)
     if image.disk.exists() and image.kernel.exists() and image.initrd.exists():
+        os.utime(folder)  # in use: an image a run has touched lately is never pruned (prune_images)
         return image, 0.0
     cache_root().mkdir(parents=True, exist_ok=True)
     work = Path(tempfile.mkdtemp(prefix=f"{key}.", dir=cache_root()))
@@ -330,10 +331,27 @@ def ensure_image(arch: str = "amd64", suite: str = SUITES[0], say: object = prin
     if folder.exists():
         shutil.rmtree(folder)
     work.rename(folder)
-    for old in cache_root().glob(f"{suite}-{arch}-*"):  # keep only the newest image of each release and architecture
-        if old != folder and old.is_dir() and "." not in old.name:
-            shutil.rmtree(old, ignore_errors=True)
+    prune_images(suite, arch, keep=folder)
     return image, time.monotonic() - started
+
+
+UNUSED = 6 * 3600
+"""Seconds after its last use that an older image of a release may be removed: a run still booting it (a
+power cut starts QEMU again on the same backing file) has touched it since, so it is never pulled away."""
+
+
+def prune_images(suite: str, arch: str, keep: Path, now: float | None = None) -> list[Path]:
+    """Remove the images of ``suite`` and ``arch`` other than ``keep`` left unused for :data:`UNUSED` seconds.
+
+    Returns the folders removed. Half-built folders (``<key>.<random>``) are another build's and are left.
+    """
+    now = time.time() if now is None else now
+    removed = []
+    for old in cache_root().glob(f"{suite}-{arch}-*"):
+        if old != keep and old.is_dir() and "." not in old.name and now - old.stat().st_mtime > UNUSED:
+            shutil.rmtree(old, ignore_errors=True)
+            removed.append(old)
+    return removed
 
 
 if __name__ == "__main__":
