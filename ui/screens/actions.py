@@ -4,7 +4,8 @@ kept buttons, the GPIO buttons' ring, "More…" and the dialogs a choice opens.
 With GPIO buttons that select (next, previous, confirm; :mod:`ui.devices`), the button that does what
 confirm would do wears a ring: the adapter (:attr:`hardware.buttons.Picture.target`) says which choice
 and value, and each button here knows the choice and value it was made from, so the two meet on the
-engine's description, never on a label. The actions row scrolls to the ringed button.
+engine's description, never on a label. A value that stands behind "More…" rings "More…" (the hardware
+line names the value). The actions row scrolls to the ringed button.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from kivy.uix.widget import Widget
 from companion.actions import Choice
 from companion.describe import Described, Dialog
 from ui import measure, panels, theme
-from ui.screens.action_plan import NARROW, Room, Spec, Tap, Texts, plan, stands_for, tap_name
+from ui.screens.action_plan import NARROW, Room, Spec, Tap, Texts, counted, plan, stands_for, tap_name
 from ui.screens.choice_dialogs import FORMS, ChoiceView, FieldsDialog
 from ui.widgets import BigButton, RowButton, app
 
@@ -37,6 +38,8 @@ class ChoiceButton(BigButton):
     a tap calls ``run()`` (its kv rule); ``apart``: at the rows' right end (:class:`ui.widgets.Rows`)."""
 
     stands_for: tuple[Choice, Any] | None = None
+    holds: list[tuple[Choice, Any]] = []
+    """What "More…" holds, each as ``stands_for`` would say it (empty for every other button)."""
     apart = False
     run: Callable[[], Any] = staticmethod(lambda: None)
 
@@ -106,6 +109,7 @@ class Actions:
             button.height = height
             button.base_font = spec.base_font  # after the kv rule's own size
             button.stands_for, button.apart = spec.stands_for, spec.apart
+            button.holds = [(d.choice, value) for d, value in spec.behind]
             if spec.width:
                 button.width = spec.width
         if buttons != self.buttons:
@@ -167,10 +171,13 @@ class Actions:
             screen.refresh()  # GPIO buttons came or went: the rare choices in the list, or behind "More…"
             return
         wanted = None if target is None else stands_for(target)
-        if wanted is not None and self.count != 1 and not any(b.stands_for == wanted for b in self.buttons):
-            self.pick_count(1)  # confirm trades the count of the first option: the buttons at it, one ringed
+        if (wanted is not None and target is not None and counted(target.described) and wanted[1] != self.count
+                and any(b.tap_id == "count:one" for b in self.buttons)):
+            self.pick_count(wanted[1])  # the trades at the count confirm takes: its company's button rings
             return
         ringed: Widget | None = next((b for b in self.buttons if wanted is not None and b.stands_for == wanted), None)
+        if ringed is None and wanted is not None:  # a value behind "More…": "More…" rings
+            ringed = next((b for b in self.buttons if wanted in b.holds), None)
         screen.ring_out = 0 if target is None else unit * theme.RING_OUT
         for button in self.buttons:
             button.room = 0 if target is None else unit * theme.RING_IN
