@@ -177,9 +177,9 @@ def test_card_and_event_space_texts_come_from_the_catalogue():
     Game({"ruleset": "boerse", "players": ["Anna", "Béla"]})
     k15 = Said("boerse.card.K15", {"company": "Stahl", "amount": 300})
     assert render("boerse.card_drawn", {"player": "Anna", "text": k15}, "de") == (
-        "Anna zieht eine Risikokarte: Auslandsaufträge für Stahl: Stahl steigt um 300 DM.")
+        "Anna zieht eine Risikokarte: „Auslandsaufträge für Stahl: Stahl steigt um 300 DM.“")
     assert render("boerse.card_drawn", {"player": "Anna", "text": k15}, "hu") == (
-        "Anna kockázati kártyát húz: Külföldi acélrendelések: a(z) Stahl árfolyama 300 DM-mel emelkedik.")
+        "Anna kockázati kártyát húz: „Külföldi acélrendelések: a(z) Stahl árfolyama 300 DM-mel emelkedik.”")
     # a group's own track may give an event space's name in several languages
     own = {"en": "Boom", "de": "Aufschwung"}
     assert render("boerse.event_space", {"text": own}, "de") == "Ereignis für alle Spieler: Aufschwung."

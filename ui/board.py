@@ -19,15 +19,17 @@ from typing import Any, Callable
 
 from kivy.app import App
 from kivy.core.text import Label as CoreLabel
+from kivy.core.window import Window
 from kivy.graphics import Color, Ellipse, Line, Rectangle
-from kivy.properties import BooleanProperty, ListProperty, StringProperty
+from kivy.properties import BooleanProperty, ListProperty, NumericProperty, StringProperty
 from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
+from kivy.uix.stacklayout import StackLayout
 from kivy.uix.widget import Widget
 
 from companion.board_model import Board, KeyEntry, Place
-from ui import panels, theme
+from ui import measure, panels, theme
 from ui.running import Running
 
 SQRT3 = math.sqrt(3)
@@ -334,15 +336,23 @@ class Drawn(Widget):
 
 
 class KeyRow(Label):
-    """One line of the board's key: a swatch of the kind's colour (a ring for a start site), and its name."""
+    """One line of the board's key: a swatch of the kind's colour (a ring for a start site), and its name.
+    The swatch is a hex board's field, or a track's space where ``square``, ``swatch`` px wide (0: 1.6 units)."""
 
     colour = ListProperty(list(theme.PANEL))
     ring = BooleanProperty(False)
     mark = StringProperty("")
+    square = BooleanProperty(False)
+    swatch = NumericProperty(0)
+
+
+KEY_LINE = 1.15
+"""The height of a line of a track's key, in units: under the track, the kinds side by side."""
 
 
 class BoardView(BoxLayout):
-    """A ruleset's board drawn from its model, with the model's key beside it (none if it has no key).
+    """A ruleset's board drawn from its model, with the model's key beside it (a hex board: the kinds one
+    under another) or under it (a track, as wide as the screen: the kinds side by side); none if it has no key.
 
     The key changes only with its entries (the language) and the size: made again only then,
     not on every action (making its labels cost a 60 Hz frame's worth of time).
@@ -352,7 +362,7 @@ class BoardView(BoxLayout):
         super().__init__(**kwargs)
         self.drawn = Drawn(describe)
         self.key = BoxLayout(orientation="vertical", size_hint_x=None)
-        self._key_made_for: tuple[tuple[KeyEntry, ...], float] | None = None
+        self._key_made_for: tuple[tuple[KeyEntry, ...], float, bool] | None = None
         self.add_widget(self.drawn)
 
     def show(self, view: dict[str, Any], colours: list[str]) -> None:
@@ -363,19 +373,53 @@ class BoardView(BoxLayout):
         self.drawn.redraw()
 
     def _draw_key(self) -> None:
-        entries = self.drawn.model.key if self.drawn.model is not None else ()
-        made_for = (entries, app().unit)
+        model = self.drawn.model
+        entries = model.key if model is not None else ()
+        unit = app().unit
+        under = model is not None and model.shape == "tile" and Window.width >= unit * theme.WIDE
+        made_for = (entries, unit, under)
         if self._key_made_for == made_for:
             return
         self._key_made_for = made_for
-        self.key.clear_widgets()
-        self.key.width = app().unit * 10.5  # "Osztalék-fizetőhely" on one line
-        for entry in entries:
-            self.key.add_widget(KeyRow(text=entry.name, mark=entry.mark, ring=entry.ring, colour=list(entry.fill)))
-        if entries and self.key.parent is None:
-            self.add_widget(self.key)
-        elif not entries and self.key.parent is not None:
+        if self.key.parent is not None:
             self.remove_widget(self.key)
+        self.orientation = "vertical" if under else "horizontal"
+        tile = model is not None and model.shape == "tile"
+        self.key = self._key_line(entries, unit) if under else self._key_column(entries, unit, tile)
+        if entries:
+            self.add_widget(self.key)
+
+    @staticmethod
+    def _key_column(entries: tuple[KeyEntry, ...], unit: float, track: bool) -> BoxLayout:
+        """The key beside the board, the kinds one under another: a hex board's fields in a column as wide as
+        "Osztalék-fizetőhely"; a track's spaces (the track over the whole width, no room under it) as narrow
+        as their names, from the top, so the track keeps the height of its rows."""
+        if not track:
+            column = BoxLayout(orientation="vertical", size_hint_x=None, width=unit * 10.5)
+            for entry in entries:
+                column.add_widget(KeyRow(text=entry.name, mark=entry.mark, ring=entry.ring, colour=list(entry.fill)))
+            return column
+        wide = measure.extents_for(unit * theme.LEAST)
+        column = BoxLayout(orientation="vertical", size_hint=(None, None), pos_hint={"top": 1},
+                           width=unit * 1.6 + max((wide(e.name)[0] for e in entries), default=0) + 4,
+                           height=unit * 1.4 * len(entries))
+        for entry in entries:
+            column.add_widget(KeyRow(text=entry.name, mark=entry.mark, ring=entry.ring, colour=list(entry.fill),
+                                     square=True, swatch=unit * 1.1, size_hint_y=None, height=unit * 1.4))
+        return column
+
+    @staticmethod
+    def _key_line(entries: tuple[KeyEntry, ...], unit: float) -> StackLayout:
+        """A track's key: its kinds side by side under it, each as wide as its name, on as many lines as they take."""
+        line = StackLayout(orientation="lr-tb", size_hint_y=None, spacing=(unit * 0.7, 0))
+        line.bind(minimum_height=line.setter("height"))
+        wide = measure.extents_for(unit * theme.LEAST)
+        swatch = unit * (KEY_LINE - 0.1)
+        for entry in entries:
+            line.add_widget(KeyRow(text=entry.name, mark=entry.mark, ring=entry.ring, colour=list(entry.fill),
+                                   square=True, swatch=swatch, size_hint=(None, None), height=unit * KEY_LINE,
+                                   width=swatch + unit * 0.3 + wide(entry.name)[0] + 2))
+        return line
 
 
 class BoardPanel(BoxLayout):

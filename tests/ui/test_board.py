@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from tests.ui.conftest import frames
 from tests.ui.support import TABS, tap, visible_ids
 from ui import theme
@@ -74,7 +76,7 @@ def test_a_boerse_roll_moves_the_stone_on_the_track(app: Any) -> None:
     table = app.session.table
     tap("table:board", at=TABS)
     shown = panel(app).board.shown
-    assert isinstance(shown, BoardView) and shown.key.parent is None  # no key beside the track
+    assert isinstance(shown, BoardView) and shown.key.parent is shown  # the track's key beside it
     track = shown.drawn
     assert track.model.shape == "tile" and len(track.cells) == len(table.view().game["track"]["spaces"])
     check_figures(app, track)
@@ -103,3 +105,41 @@ def test_one_tap_switches_between_market_and_board(app: Any) -> None:
     tap("table:board", at=TABS)
     assert market.get_root_window() is not None and panel(app).board.parent is None
     assert len(market.children) == 6  # B3: the six prices, still drawn while the board was shown
+
+
+@pytest.mark.parametrize(("size", "under"), [((800, 480), False), ((1920, 1080), True)])
+@pytest.mark.parametrize("language", ["de", "hu", "en"])
+def test_the_tracks_key_names_its_colours_and_marks(app: Any, language: str, size: tuple[int, int], under: bool) -> None:
+    """Issue 24, item 13 (B16): Die Börse's track has a key as the Tőzsde board has: every colour of a space
+    that does not say what it is (a rise, a fall, a risk card "?", an event "!", the tax refund) with its
+    mark and its name in the screen's language, beside the track on the 7-inch display (the track keeps its
+    rows' height) and under it where the track stands beside the market."""
+    from kivy.core.window import Window
+
+    from companion.rulesets.boerse.panels import SPACE_COLOURS
+    from ui.board import KeyRow
+
+    Window.size = size
+    frames()
+    try:
+        app.lang = language
+        app.session.new_game(BOERSE)
+        app.manager.current = "table"
+        frames(6)
+        if not panel(app).both:
+            tap("table:board", at=TABS)
+        shown = panel(app).board.shown
+        rows = [r for r in shown.key.walk(restrict=True) if isinstance(r, KeyRow)]
+        track = shown.drawn
+        kinds = {p.kind for p in track.model.places} - {"start", "domain"}
+        by_colour = {tuple(r.colour): r for r in rows}
+        assert {tuple(SPACE_COLOURS[k]) for k in kinds} <= set(by_colour), [r.text for r in rows]
+        assert {by_colour[tuple(SPACE_COLOURS[k])].mark for k in ("risk", "event")} == {"?", "!"}
+        assert all(r.text and r.square and r.get_root_window() is not None for r in rows)
+        english = {"rise", "fall", "risk card", "event", "tax refund"}
+        assert language == "en" or not {r.text.casefold() for r in rows} & english
+        assert (shown.orientation == "vertical") == under
+        assert shown.key.top <= track.y + 1 if under else shown.key.x >= track.right - 1
+    finally:
+        Window.size = (800, 480)
+        frames()

@@ -318,12 +318,11 @@ def test_every_trade_button_says_what_it_does_and_what_it_costs(app: Any, rulese
         frames()
 
 
-@pytest.mark.parametrize("language", ["de", pytest.param("hu", marks=pytest.mark.xfail(
-    strict=True, reason="the Hungarian counts and amounts are wider: one row more than three hold"))])
+@pytest.mark.parametrize("language", ["de", "hu", "en"])
 def test_at_1920_no_more_after_credit_is_taken(app: Any, language: str) -> None:
-    """docs/screen.md: at 1920×1080 every action is in view, no "Mehr…": also in a Die Börse turn after
-    1,000 DM of credit was taken (B5), with 2- and 3-share buys, two credit amounts and the full repay on
-    offer beside the die (the screenshot scene table-boerse-credit)."""
+    """docs/screen.md: at 1920×1080 every action is in view, no "Mehr…" / "Több…": also in a Die Börse
+    turn after 1,000 DM of credit was taken (B5), with 2-share buys (the count picker's "+"), two credit
+    amounts and the full repay on offer beside the die (the screenshot scene table-boerse-credit)."""
     from kivy.core.window import Window
 
     from companion.rulesets.boerse.showcase import SCENES
@@ -339,8 +338,49 @@ def test_at_1920_no_more_after_credit_is_taken(app: Any, language: str) -> None:
         table = app.session.table
         types = {c.type for c in table.legal_actions()}
         assert {"borrow", "repay", "buy", "roll"} <= types and table.state.players[1].credit == 1000
-        assert "act:more" not in visible_ids() and find("act:repay:1000") and find("act:buy:Stahl:2"), [
+        assert "act:more" not in visible_ids() and find("act:repay:1000") and find("count:plus"), [
             " ".join(i for i in visible_ids() if i.startswith("act:"))]
+    finally:
+        Window.size = (800, 480)
+        frames()
+
+
+def test_a_rich_boerse_player_picks_the_count_on_one_button_a_company(app: Any) -> None:
+    """Issue 24, item 10 (B4: up to the count the rules allow, each a buy of its own price): at 1920×1080
+    a Die Börse player with credit gets one buy button a company and a count picker, not a button for
+    every count; "+" makes every buy button say the engine's own option for that count (its count and
+    price) without moving it, a tap buys that many, and after it the buttons stand at one share again."""
+    from kivy.core.window import Window
+
+    from ui.screens.action_plan import at_count
+
+    Window.size = (1920, 1080)
+    frames()
+    try:
+        app.lang = "de"
+        table = new_game_dealt(app, {"ruleset": "boerse", "players": ["Anna", "Bernd", "Clara"]})
+        app.session.act(next(c for c in table.legal_actions() if c.type == "borrow").base() | {"amount": 1000})
+        frames()
+        buys = {f"act:buy:{d.choice.fixed['company']}": d for d in table.describe("de") if d.choice.type == "buy"}
+        ids = visible_ids()
+        assert len(buys) == 6 and set(buys) <= set(ids) and not [i for i in ids if i.startswith("act:buy:") and i not in buys]
+        assert max(len(d.options) for d in buys.values()) > 1 and {"count:less", "count:one", "count:plus"} <= set(ids)
+
+        def places() -> dict[str, tuple[float, float]]:
+            return {i: tuple(find(i).to_window(find(i).x, find(i).y)) for i in buys}
+
+        before = places()
+        assert all(at_count(d, 1).label in find(i).text for i, d in buys.items())
+        tap("count:less")  # the fewest already: nothing changes
+        assert all(at_count(d, 1).label in find(i).text for i, d in buys.items())
+        tap("count:plus")
+        assert all(at_count(d, 2).label in find(i).text for i, d in buys.items()) and places() == before
+        assert "2" in find("count:one").text
+        shares = table.state.players[0].shares.get("Stahl", 0)
+        tap("act:buy:Stahl")
+        assert table.state.players[0].shares["Stahl"] == shares + at_count(buys["act:buy:Stahl"], 2).value == 2
+        assert "1 Aktie" in find("act:buy:Chemie").text  # (the picker gone where no more than one share is left)
+        assert "count:one" not in visible_ids() or "1" in find("count:one").text
     finally:
         Window.size = (800, 480)
         frames()

@@ -3,13 +3,16 @@ buttons, in what order, how wide, with what text and colour, and what each tap d
 (:class:`ui.screens.actions.Actions` makes them Kivy buttons).
 
 A choice with one free parameter is a row of buttons (the die's six faces, the packages to pick) or a
-button for each value (a trade's counts, a credit's amounts) where the rows have room for every action;
-else a button for its first value and the others behind one "More…", with the rare choices too on a
-small display. A choice with several parameters opens the dialog of the form it takes. Ending the game
-(:attr:`Group.END`) stands last, apart at the rows' right end, in its own colour, and asks first.
+button for each value (a credit's amounts) where the rows have room for every action; else a button for
+its first value and the others behind one "More…", with the rare choices too on a small display. A trade
+(buy, sell: its parameter a count of shares) is one button a company at the count picked with "−" / "+"
+(:func:`counts`, from the counts the engine offers), so each trade button says that count and its price;
+where the rows have no room for every company, the last of them stand behind "More…". A choice with
+several parameters opens the dialog of the form it takes. Ending the game (:attr:`Group.END`) stands
+last, apart at the rows' right end, in its own colour, and asks first.
 
-"More…" never holds what the GPIO buttons' confirm takes: a choice's first value, the one confirm takes,
-is on the choice's own button, and with such buttons no choice stands behind "More…" as a whole.
+With GPIO buttons that select, no choice stands behind "More…" as a whole (the list scrolls to the ring);
+a value behind it that next selects rings "More…" (:meth:`ui.screens.actions.Actions.show_selection`).
 """
 
 from __future__ import annotations
@@ -20,7 +23,7 @@ from collections.abc import Callable, Collection
 from typing import Any
 
 from companion.actions import Choice
-from companion.describe import Described, Group
+from companion.describe import Described, Group, Option
 from hardware.buttons import Confirm, Target
 from ui import theme
 
@@ -50,15 +53,19 @@ class Tap(StrEnum):
     """Show what stands behind "More…"."""
     END_SCREEN = "end_screen"
     """Show the ranking and the chart again (a finished game)."""
+    COUNT = "count"
+    """Show the trades at another count of shares (the button's value)."""
 
 
 @dataclass(frozen=True)
 class Texts:
-    """The words the plan needs beside the choices' own: "More…", the app's die, the end screen's button."""
+    """The words the plan needs beside the choices' own: "More…", the app's die, the end screen's button,
+    and the count picker's ``count``: the count picked in words ("Anzahl" over "2")."""
 
     more: str
     app_die: str
     show_end: str
+    count: str = ""
 
 
 @dataclass
@@ -114,6 +121,36 @@ def gridded(described: list[Described]) -> dict[str, int]:
     return {kind: rank for rank, kind in enumerate(sorted(counts, key=lambda k: counts[k]))}
 
 
+def counted(d: Described) -> bool:
+    """A trade whose one free parameter is a count of shares (buy, sell): one button, at the picked count."""
+    return d.group == Group.TRADE and d.param is not None and bool(d.options) and d.dialog is None
+
+
+def counts(described: list[Described]) -> list[int]:
+    """Every count of shares the trades of the moment offer, the fewest first: what "−" / "+" step through
+    (none where no trade offers more than one count).
+
+    >>> from types import SimpleNamespace as N
+    >>> trade = lambda *values: N(group=Group.TRADE, param="count", options=[N(value=v) for v in values], dialog=None)
+    >>> counts([trade(1, 2), trade(1, 2, 3)]), counts([trade(1), trade(1)])
+    ([1, 2, 3], [])
+    """
+    found = sorted({o.value for d in described if counted(d) for o in d.options})
+    return found if len(found) > 1 else []
+
+
+def at_count(d: Described, count: int) -> Option:
+    """The option of the trade ``d`` for ``count`` shares: the most it offers up to ``count`` (its first
+    where it offers none that few).
+
+    >>> from types import SimpleNamespace as N
+    >>> d = N(options=[N(value=1), N(value=2)])
+    >>> [at_count(d, c).value for c in (1, 2, 3)]
+    [1, 2, 2]
+    """
+    return max((o for o in d.options if o.value <= count), key=lambda o: o.value, default=d.options[0])
+
+
 def rare(d: Described) -> bool:
     """A choice seldom made: borrowing and paying back (the likely ones are the die, buying and selling,
     and ending the turn); on the 7-inch display it stands behind "More…" where the rows have no room for it."""
@@ -167,19 +204,38 @@ def ordered(described: list[Described]) -> list[Described]:
 
 class _Planner:
     """One plan of the buttons: ``every`` value its own button, or only each choice's first; the rare
-    choices (:func:`rare`) behind "More…" too where ``rare_behind``."""
+    choices (:func:`rare`) behind "More…" too where ``rare_behind``; the trades at ``count`` shares with
+    the count picker before them, or (``count`` None) at their first count, the others behind "More…"."""
 
-    def __init__(self, room: Room, texts: Texts, per_value: Collection[str], grid: dict[str, int]) -> None:
+    def __init__(self, room: Room, texts: Texts, per_value: Collection[str], grid: dict[str, int],
+                 count: int | None = None) -> None:
         self.room, self.texts, self.per_value, self.grid = room, texts, per_value, grid
+        self.count = count
         self.wanted: list[Spec] = []
         self.behind: list[tuple[Described, Any]] = []
         self.grid_share = GRID_SHARE
 
-    def fit_grid(self, described: list[Described], every: bool) -> None:
-        """The grid's buttons all one width: the widest heading or shown count's, at the least size."""
+    def shown(self, d: Described) -> tuple[Option, ...]:
+        """The options of the trade ``d`` its button may show: any count with the picker, else its first."""
+        return d.options if self.count is not None else d.options[:1]
+
+    def fit_grid(self, described: list[Described]) -> None:
+        """The grid's buttons all one width, whatever the count: the widest heading or count's, at the least size."""
         lines = [line for d in described if d.choice.type in self.grid
-                 for line in (d.short or d.label, *(o.label for o in d.options[:None if every else 1]))]
+                 for line in (d.short or d.label, *(o.label for o in self.shown(d)))]
         self.grid_share = max((self.two_lines(line, 0.0) for line in lines), default=GRID_SHARE)
+
+    def picker(self, steps: list[int], count: int) -> None:
+        """The count picker before the trades: "−", the count (a tap: back to the fewest), "+"."""
+        less = max((c for c in steps if c < count), default=count)
+        plus = min((c for c in steps if c > count), default=count)
+        height = self.room.unit * theme.TARGET
+        for tap_id, text, value, wide in (("count:less", "−", less, 1.0),
+                                          ("count:one", self.texts.count or str(count), steps[0], 1.6),
+                                          ("count:plus", "+", plus, 1.0)):
+            colour = list(theme.BUTTON if value != count or tap_id == "count:one" else theme.PANEL)
+            self.add(Spec(tap_id, text, colour, Tap.COUNT, value=value, share=None, width=height * wide),
+                     theme.LEAST if tap_id == "count:one" else 1.05)
 
     def add(self, spec: Spec, font: float | None = None) -> float:
         """``spec`` planned, its text at ``font`` units (else as its share of the row allows); the font."""
@@ -218,34 +274,60 @@ class _Planner:
             if d.choice.type == "roll":
                 self.add(Spec("act:app_die", self.texts.app_die, list(theme.PRIMARY), Tap.APP_DIE, d, share=None,
                               width=height * 2.2, stands_for=(d.choice, Confirm.ROLL)))
+        elif counted(d):
+            self.trade(d, colour)
         elif d.param is not None and d.options:
             self.valued(d, every, colour)
         else:
             self.add(Spec(tap_name(d), d.line(), colour, Tap.CHOOSE, d, stands_for=(d.choice, None)))
 
+    def trade(self, d: Described, colour: list[float]) -> None:
+        """A buy or sell: one button a company, what it does in few words over the picked count and its
+        price ("Stahl kaufen" over "2 Aktien — 1.200 DM"), as wide whatever the count; its tap id the same
+        at every count, so it keeps its place while the count changes. Without the picker its first
+        count, the others behind "More…"."""
+        option = d.options[0] if self.count is None else at_count(d, self.count)
+        if self.count is None:
+            self.behind += [(d, o.value) for o in d.options[1:]]
+        if d.choice.type in self.grid:  # a grid of small buttons, at the least size
+            heading, share, font = d.short or d.label, self.grid_share, theme.LEAST
+        else:
+            heading, share, font = self.two_line_share(d.short or d.label, self.shown(d))
+        self.add(Spec(tap_name(d), f"{heading}\n{option.label}", colour, Tap.CHOOSE, d, option.value,
+                      share=share, stands_for=(d.choice, option.value)), font)
+
+    def two_line_share(self, heading: str, options: Collection[Option]) -> tuple[str, float, float]:
+        """A button of ``heading`` over one of ``options``: the heading, the button's share and its font (units)."""
+        least = 0.37 if self.room.narrow >= 1 else GRID_SHARE  # a large display: its words, no wider
+        share = max(self.two_lines(line, least) for line in (heading, *(o.label for o in options)))
+        return heading, share, 0.85 if share >= 0.37 else theme.LEAST
+
     def valued(self, d: Described, every: bool, colour: list[float]) -> None:
         """A choice with values: its first on its own button, the others beside it or behind "More…". Each
         of them says what it does over its amount ("Kredit aufnehmen" over "1.000 DM — 900 DM ausgezahlt"),
-        all at one width and size."""
+        all at one width and size: the label on one line, without its note in brackets ("(10 % Zinsen)"):
+        the amount says what it costs."""
         first, rest = d.options[0], d.options[1:]
-        if d.choice.type in self.grid:  # each count one tap: what it does in few words over what it costs
-            heading = d.short or d.label
-            for option in d.options[:None if every else 1]:
-                self.add(Spec(tap_name(d, None if option is first else option.value), f"{heading}\n{option.label}",
-                              colour if option is first else list(theme.BUTTON), Tap.CHOOSE, d, option.value,
-                              share=self.grid_share, stands_for=(d.choice, option.value)), theme.LEAST)
-        else:  # the label on one line above its amount, without its note in brackets ("(10 % Zinsen)"): the
-            short = d.label.split(" (")[0]  # amount says what it costs ("1.000 DM — 900 DM ausgezahlt")
-            lines = (short, *(o.label for o in d.options[:None if every else 1]))
-            least = 0.37 if self.room.narrow >= 1 else GRID_SHARE  # a large display: its words, no wider
-            share = max(self.two_lines(line, least) for line in lines)
-            font = 0.85 if share >= 0.37 else theme.LEAST
-            for option in d.options[:None if every else 1]:  # each value its own button, the first first
-                self.add(Spec(tap_name(d, None if option is first else option.value), f"{short}\n{option.label}",
-                              colour if option is first else list(theme.BUTTON), Tap.CHOOSE, d, option.value,
-                              share=share, stands_for=(d.choice, option.value)), font)
+        shown = d.options[:None if every else 1]
+        short, share, font = self.two_line_share(d.label.split(" (")[0], shown)
+        for option in shown:  # each value its own button, the first first
+            self.add(Spec(tap_name(d, None if option is first else option.value), f"{short}\n{option.label}",
+                          colour if option is first else list(theme.BUTTON), Tap.CHOOSE, d, option.value,
+                          share=share, stands_for=(d.choice, option.value)), font)
         if not every:
             self.behind += [(d, o.value) for o in rest]
+
+    def spill(self, d: Described, order: dict[int, int]) -> None:
+        """The trade ``d`` behind "More…" as a whole (its other counts are there already), in the order of
+        the choices (``order``: a choice's place by its id)."""
+        self.wanted = [s for s in self.wanted if s.described is not d and s.tap is not Tap.MORE]
+        self.behind = sorted(self.behind + [(d, d.options[0].value)], key=lambda entry: order[id(entry[0])])
+        self.more()
+
+    def fits(self) -> bool:
+        """Whether the rows hold the buttons planned."""
+        room = self.room
+        return rows_needed(self.wanted, room.width, room.rows, room.unit * 0.25, room.narrow) <= room.rows
 
     def more(self) -> None:
         """One "More…", before ending the game: every value and choice not shown, each its own button there."""
@@ -259,25 +341,49 @@ class _Planner:
 
 
 def plan(described: list[Described], room: Room, texts: Texts, per_value: Collection[str],
-         finished: bool, plain: bool) -> list[Spec]:
+         finished: bool, plain: bool, count: int = 1) -> list[Spec]:
     """The action buttons for ``described``: every action in view where the rows have room (three on a
-    large display, two on the 7-inch one), each value its own button; else each choice's first value,
-    the others behind one "More…"; else the rare choices behind it too, unless GPIO buttons may ring any
-    choice (``plain`` False: the list scrolls to it). A finished game: the button back to the ranking."""
+    large display, two on the 7-inch one), each value its own button and the trades at ``count`` shares
+    with the count picker before them; else each choice's first value, the others behind one "More…";
+    else the rare choices behind it too, then the last trades, one by one, unless GPIO buttons may ring
+    any choice (``plain`` False: the list scrolls to it). A finished game: the button back to the ranking."""
     if finished:  # the ranking and the chart, again after a look at the table
         only = _Planner(room, texts, per_value, {})
         only.add(Spec("table:end", texts.show_end, list(theme.GOOD), Tap.END_SCREEN))
         return only.wanted
     grid = gridded(described)
     choices = ordered(described)
-    tries = ((True, False), (False, False), (False, True)) if plain else ((True, False), (False, False))
-    planner = _Planner(room, texts, per_value, grid)
-    for every, rare_behind in tries:
-        planner = _Planner(room, texts, per_value, grid)
-        planner.fit_grid(choices, every)
+    steps = counts(choices)
+    trades = [d for d in choices if counted(d) and not d.usual]
+
+    def attempt(every: bool, rare_behind: bool, picked: int | None) -> _Planner:
+        """One try at the buttons."""
+        planner = _Planner(room, texts, per_value, grid, picked)
+        planner.fit_grid(choices)
+        first = next((d for d in choices if counted(d)), None) if steps and picked is not None else None
         for d in choices:
+            if d is first and picked is not None:  # the count picker just before the first trade
+                planner.picker(steps, picked)
             planner.choice(d, every, rare_behind)
         planner.more()
-        if rows_needed(planner.wanted, room.width, room.rows, room.unit * 0.25, room.narrow) <= room.rows:
-            break
+        return planner
+
+    valued = any(d.param is not None and len(d.options) > 1 and d.dialog is None and not counted(d)
+                 and d.choice.type not in per_value for d in choices)  # a credit's amounts: "every" shows more
+    tries: list[tuple[bool, bool, int | None]] = [(True, False, count)] if valued else []
+    tries.append((False, False, count))
+    if plain and any(rare(d) for d in choices):
+        tries.append((False, True, count))
+    if steps:  # the picker gives way to the companies: the other counts behind "More…", as many taps
+        tries.append((False, plain, None))
+    for every, rare_behind, picked in tries:
+        planner = attempt(every, rare_behind, picked)
+        if planner.fits():
+            return planner.wanted
+    if plain:  # the last trades behind "More…", one by one, until the rest fit
+        order = {id(d): place for place, d in enumerate(choices)}
+        for d in reversed(trades):
+            planner.spill(d, order)
+            if planner.fits():
+                break
     return planner.wanted

@@ -4,7 +4,8 @@ kept buttons, the GPIO buttons' ring, "More…" and the dialogs a choice opens.
 With GPIO buttons that select (next, previous, confirm; :mod:`ui.devices`), the button that does what
 confirm would do wears a ring: the adapter (:attr:`hardware.buttons.Picture.target`) says which choice
 and value, and each button here knows the choice and value it was made from, so the two meet on the
-engine's description, never on a label. The actions row scrolls to the ringed button.
+engine's description, never on a label. A value that stands behind "More…" rings "More…" (the hardware
+line names the value). The actions row scrolls to the ringed button.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from kivy.uix.widget import Widget
 from companion.actions import Choice
 from companion.describe import Described, Dialog
 from ui import measure, panels, theme
-from ui.screens.action_plan import NARROW, Room, Spec, Tap, Texts, plan, stands_for, tap_name
+from ui.screens.action_plan import NARROW, Room, Spec, Tap, Texts, counted, plan, stands_for, tap_name
 from ui.screens.choice_dialogs import FORMS, ChoiceView, FieldsDialog
 from ui.widgets import BigButton, RowButton, app
 
@@ -37,6 +38,8 @@ class ChoiceButton(BigButton):
     a tap calls ``run()`` (its kv rule); ``apart``: at the rows' right end (:class:`ui.widgets.Rows`)."""
 
     stands_for: tuple[Choice, Any] | None = None
+    holds: list[tuple[Choice, Any]] = []
+    """What "More…" holds, each as ``stands_for`` would say it (empty for every other button)."""
     apart = False
     run: Callable[[], Any] = staticmethod(lambda: None)
 
@@ -50,6 +53,8 @@ class Actions:
         self._made: dict[str, ChoiceButton] = {}  # the action buttons, by the tap id each stood for last
         self._shown: tuple[str, ...] = ()
         self.plain = True  # no GPIO buttons when the actions were last drawn (the rare ones may stand behind "More…")
+        self.count = 1  # the count of shares the trade buttons stand for ("−" / "+"), back to 1 after every action
+        self._length = -1  # the game's length when the actions were last drawn
         self._drawn: tuple[Any, list[Described]] | None = None
         screen.bind(width=self._resized)  # planned for a widget's default width before the first layout: again
         app().bind(phones_on=self._resized)  # the QR code's corner takes the rows' room, or gives it back
@@ -69,10 +74,19 @@ class Actions:
         a = app()
         self.plain = a.selection is None
         self._drawn = table, described
-        texts = Texts(a.t(a.lang, "ui.table.more"), a.t(a.lang, "ui.table.roll_app"), a.t(a.lang, "ui.end.show"))
+        if table.length != self._length:  # an action taken (or undone): the trades at one share again
+            self.count, self._length = 1, table.length
+        texts = Texts(a.t(a.lang, "ui.table.more"), a.t(a.lang, "ui.table.roll_app"), a.t(a.lang, "ui.end.show"),
+                      a.t(a.lang, "ui.table.count", count=self.count))
         per_value = panels.of(table.setup["ruleset"]).per_value_types  # one button per allowed value
-        wanted = plan(described, self.room(), texts, per_value, table.state.finished, self.plain)
+        wanted = plan(described, self.room(), texts, per_value, table.state.finished, self.plain, self.count)
         self.apply(wanted)
+
+    def pick_count(self, count: int) -> None:
+        """The trade buttons at ``count`` shares (the count picker's "−", "+" or its count tapped)."""
+        if count != self.count and self._drawn is not None:
+            self.count = count
+            self.draw(*self._drawn)
 
     def _resized(self, *_: Any) -> None:
         """The rows' width changed (the window, or the screen's first layout): the buttons planned again."""
@@ -95,6 +109,7 @@ class Actions:
             button.height = height
             button.base_font = spec.base_font  # after the kv rule's own size
             button.stands_for, button.apart = spec.stands_for, spec.apart
+            button.holds = [(d.choice, value) for d, value in spec.behind]
             if spec.width:
                 button.width = spec.width
         if buttons != self.buttons:
@@ -112,6 +127,8 @@ class Actions:
             return lambda: setattr(a.manager, "current", "end")
         if spec.tap is Tap.MORE:
             return partial(self.open_more, spec.behind)
+        if spec.tap is Tap.COUNT:
+            return partial(self.pick_count, spec.value)
         if spec.tap is Tap.APP_DIE:
             roll: Callable[[], Any] = a.session.virtual_roll
             return roll
@@ -154,7 +171,13 @@ class Actions:
             screen.refresh()  # GPIO buttons came or went: the rare choices in the list, or behind "More…"
             return
         wanted = None if target is None else stands_for(target)
+        if (wanted is not None and target is not None and counted(target.described) and wanted[1] != self.count
+                and any(b.tap_id == "count:one" for b in self.buttons)):
+            self.pick_count(wanted[1])  # the trades at the count confirm takes: its company's button rings
+            return
         ringed: Widget | None = next((b for b in self.buttons if wanted is not None and b.stands_for == wanted), None)
+        if ringed is None and wanted is not None:  # a value behind "More…": "More…" rings
+            ringed = next((b for b in self.buttons if wanted in b.holds), None)
         screen.ring_out = 0 if target is None else unit * theme.RING_OUT
         for button in self.buttons:
             button.room = 0 if target is None else unit * theme.RING_IN

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.board_model import Board, Place, RGBA, Shown
+from companion.board_model import Board, KeyEntry, Place, RGBA, Shown
 
 SPACE_COLOURS: dict[str, RGBA] = {
     "start": (0.85, 0.85, 0.85, 1),
@@ -53,14 +53,30 @@ def _mark(app: Any, space: dict[str, Any]) -> str:
     return str(app.t(app.lang, f"boerse.board.mark.{kind}"))
 
 
+KEY_MARKS = {"rise": "+", "fall": "−", "risk": "?", "event": "!", "refund": ""}
+"""The key's entries (B16), each with the mark its spaces show: every kind of space but those that say
+what they are (the start, and an investment domain's company and amount)."""
+
+
+def key(app: Shown) -> tuple[KeyEntry, ...]:
+    """What the track's colours and its "?" / "!" mean, in the screen's language.
+
+    >>> from types import SimpleNamespace
+    >>> [(k.mark, k.name) for k in key(SimpleNamespace(lang="en", t=lambda lang, key: key.rpartition(".")[2]))][2:4]
+    [('?', 'risk'), ('!', 'event')]
+    """
+    return tuple(KeyEntry(str(app.t(app.lang, f"boerse.board.kind.{kind}")), SPACE_COLOURS[kind], mark)
+                 for kind, mark in KEY_MARKS.items())
+
+
 def board(app: Shown, view: dict[str, Any]) -> Board:
     """Die Börse's track (B16): every space in rows of ten with its number, its kind's colour, amount
-    or company; the stones stand in a band along a space's bottom, under its text."""
+    or company; the stones stand in a band along a space's bottom, under its text; its key under it."""
     places = tuple(Place(index, *grid_place(index, TRACK_COLUMNS), kind=space["kind"],
                          fill=SPACE_COLOURS.get(space["kind"], SPACE_COLOURS["domain"]), mark=_mark(app, space),
                          number=str(index))
                    for index, space in enumerate(view["track"]["spaces"]))
-    return Board("tile", places, figure_drop=0.0, figure_size=0.48)
+    return Board("tile", places, key(app), figure_drop=0.0, figure_size=0.48)
 
 
 def market_cell(app: Shown, company: dict[str, Any], view: dict[str, Any]) -> str:
