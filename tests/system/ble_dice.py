@@ -88,7 +88,7 @@ class GuestLink(LocalLink):
         connection = sender_controller.le_connections.get(destination_address)
         receiver = self.find_le_controller(destination_address)
         if transport != PhysicalTransport.LE or connection is None or receiver is None:
-            super().send_acl_data(sender_controller, destination_address, transport, data)  # type: ignore[no-untyped-call]
+            super().send_acl_data(sender_controller, destination_address, transport, data)
             return
         source = connection.self_address
         asyncio.get_running_loop().call_soon(lambda: receiver.on_link_acl_data(source, transport, data))
