@@ -170,9 +170,11 @@ def pair_by_taps(box: Appliance, radio: DiceRadio) -> None:
         return all(any(die_row(region(shot, rect), row) for row in drawn) for rect in rows)
     poll("the guest's scan to list both dice where the host listed them", listed, 60, 2)
     screen_shows_something(box, "pairing-list-dice")
-    for rect in rows:
+    for rect in rows:  # each tap once the last one shows (the list is filled anew: a tap meanwhile would be lost)
+        before = region(machine.screendump("pairing-tap"), rect)
         machine.tap(*places.centre(rect))
-        time.sleep(2)
+        poll("the row tapped to show its die paired",
+             lambda: region(machine.screendump("pairing-tapped"), rect) != before, 60, 1)  # noqa: B023
     machine.screendump("pairing-both-paired")
 
     def paired() -> bool:
