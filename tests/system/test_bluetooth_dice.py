@@ -21,6 +21,7 @@ import pytest
 
 from tests.system import places
 from hardware.smartdice import D6_AXES
+from ui import theme
 from tests.system.ble_dice import DiceRadio, dice
 from tests.system.machine import BLUETOOTH_SOCKET, BLUETOOTH_UART, Appliance, MachineError, poll, region
 from tests.system.test_appliance import (
@@ -312,7 +313,12 @@ def test_bluetooth_dice_screens_in_german_and_hungarian(appliance: Appliance, ra
     row = found[3].rect
     die_list = region(box.machine.screendump("die-list"), row)
     poll("the pairing list to open", lambda: region(box.machine.screendump("pairing-opening"), row) != die_list, 60, 1)
-    time.sleep(6)
+    paired_colour = bytes(round(255 * channel) for channel in theme.PRIMARY[:3])  # a paired die's row
+
+    def filled() -> bool:
+        pixels = region(box.machine.screendump("pairing-scanning"), row)
+        return any(pixels[i:i + 3] == paired_colour for i in range(0, len(pixels), 3))
+    poll("the scan to end and the list to show the paired dice", filled, 60, 2)
     screen_shows_something(box, f"pairing-bluetooth-{language}")
     for step, place in zip(steps[4:], found[4:]):
         drawn_as_on_host(box, step, place)
