@@ -13,6 +13,11 @@ watching. That process writes down when each change reaches each phone; a change
 runs from its commit (the table telling its subscribers) to its arrival, on the same clock
 (``time.perf_counter``, CLOCK_MONOTONIC on Linux). Targets: frames 16.7 ms at p95; pushes 200 ms
 at p95.
+
+``--hung`` (alone, or with the rest when no option is given): the table's commits with phones off,
+with the web process following, and with the web process stopped (SIGSTOP) and its pipe full — a
+hung web process must not make a commit slower (target: as with phones off, well inside a 16.7 ms
+frame at p95). ``--other-writer``: another process's commits on a long line.
 """
 
 from __future__ import annotations
@@ -225,6 +230,61 @@ def other_writer(work: Path) -> tuple[list[float], list[float]]:
     return latencies, [(seen - committed) * 1000 for seen, committed in zip(followed, commits)]
 
 
+# -- the table's commits while the web process hangs ----------------------------------------------
+HUNG_WAYS = ("phones off", "web process following", "web process stopped (SIGSTOP), its pipe full")
+
+SMALLEST_PIPE = 4096
+"""The pipe to the stopped web process shrunk to one page, so that it is full within the first hundred
+actions (an action is about 40 bytes on it; the default 64 KiB would take more than this game)."""
+
+
+def hung_commits(work: Path) -> tuple[dict[str, list[float]], int]:
+    """The table's commit (``submit`` returning, its subscribers told), in ms, for each of the
+    :data:`ACTIONS` actions of the bots' six-player game: with phones off, with the web process
+    following the table, and with the web process stopped by SIGSTOP (it reads nothing) — there only
+    the commits once its pipe is full, when the bridge's writer thread waits in its write. Each way
+    once before, untimed (the first run of a process pays for its imports and caches). Also: the
+    action from which the pipe was full."""
+    import fcntl
+    import signal
+
+    from companion.table import Table
+    from phones.bridge import Bridge
+    from phones.wire import line as piped
+
+    actions = line()
+    commits: dict[str, list[float]] = {}
+    full = len(actions)
+    for way in (*HUNG_WAYS, *HUNG_WAYS):
+        table = Table.new(dict(SETUP), work / f"{len(commits)}-{HUNG_WAYS.index(way)}.db")
+        bridge = None if way == HUNG_WAYS[0] else Bridge(host="127.0.0.1", port=0, trading=True)
+        stopped = None
+        if bridge is not None:
+            bridge.attach(table)
+            assert bridge.listening.wait(30)
+            process = bridge._process
+            if way == HUNG_WAYS[2] and process is not None and process.stdin is not None:
+                pipe = fcntl.fcntl(process.stdin.fileno(), fcntl.F_SETPIPE_SZ, SMALLEST_PIPE)
+                stopped = process.pid
+                os.kill(stopped, signal.SIGSTOP)
+                sizes = [len(piped(action)) for action in actions]
+                full = next(i for i in range(len(sizes)) if sum(sizes[:i + 1]) > pipe)
+        times = []
+        try:
+            for action in actions:
+                started = time.perf_counter()
+                assert table.submit(action, "bench").accepted
+                times.append((time.perf_counter() - started) * 1000)
+        finally:
+            if stopped is not None:
+                os.kill(stopped, signal.SIGCONT)
+            if bridge is not None:
+                bridge.stop()
+            table.close()
+        commits[way] = times[full + 1:] if way == HUNG_WAYS[2] else times
+    return commits, full + 1
+
+
 def measure(with_phones: bool) -> tuple[list[float], list[float], list[float]]:
     """In a fresh process (one Kivy window each)."""
     with tempfile.TemporaryDirectory() as work:
@@ -248,6 +308,20 @@ def main() -> None:
         print(json.dumps(writer(sys.argv[2], int(sys.argv[3]), int(sys.argv[4]))))
         return
     rows = []
+    if sys.argv[1:2] == ["--hung"] or not sys.argv[1:]:
+        with tempfile.TemporaryDirectory() as work:
+            hung, full = hung_commits(Path(work))
+        for way, times in hung.items():
+            rows.append((f"a commit, {way}, median", ms(statistics.median(times))))
+            rows.append((f"a commit, {way}, p95", ms(p95(times))))
+            rows.append((f"a commit, {way}, max", ms(max(times))))
+        if sys.argv[1:2] == ["--hung"]:
+            print(f"{ACTIONS:,} actions of a six-player game submitted one after another; the stopped web process's"
+                  f" pipe ({SMALLEST_PIPE:,} bytes) full from action {full}, the commits after it\n")
+            print("| measure | value |\n|---|---|")
+            for name, value in rows:
+                print(f"| {name} | {value} |")
+            return
     if sys.argv[1:2] == ["--other-writer"] or not sys.argv[1:]:
         with tempfile.TemporaryDirectory() as work:
             latencies, following = other_writer(Path(work))

@@ -209,9 +209,9 @@ def cmd_state(args: argparse.Namespace) -> int:
         if args.json:
             print(json.dumps(view, ensure_ascii=False, indent=2))
         else:
-            print(render_state(view))
+            print(render_state(view, args.lang, table.owed()))
             if not view["finished"]:
-                print(choices_text(described))
+                print(choices_text(described, args.lang))
         return 0
     finally:
         table.close()

@@ -138,7 +138,7 @@ def run(table: Table, stdin: TextIO, stdout: TextIO, language: str = "en") -> in
         while True:
             table.refresh("console")  # another screen or a script may have moved the game on
             view = {**table.view(with_legal=False).game, "game": table.game_id}
-            stdout.write("\n" + render_state(view) + "\n")
+            stdout.write("\n" + render_state(view, language, table.owed()) + "\n")
             choices = table.describe(language)
             for number, described in enumerate(choices, 1):
                 usual = "  ←" if described.usual else ""

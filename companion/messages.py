@@ -110,7 +110,7 @@ class Said:
     >>> register_package("companion.rulesets.boerse", "DM")
     >>> card = Said("boerse.card.K05", {"amount": 1000})
     >>> Said("boerse.card_drawn", {"player": "Anna", "text": card}).text("de")
-    'Anna zieht eine Risikokarte: Lottogewinn: Die Bank zahlt Ihnen 1.000 DM.'
+    'Anna zieht eine Risikokarte: „Lottogewinn: Die Bank zahlt Ihnen 1.000 DM.“'
     >>> Said("not_your_turn", {"player": "Béla"}).to_json()
     {'key': 'not_your_turn', 'params': {'player': 'Béla'}, 'text': "It is not Béla's turn."}
     """

@@ -21,7 +21,7 @@ from typing import Any
 
 from companion.actions import Rejection
 from companion.describe import Described
-from companion.messages import render
+from companion.messages import Said, has, money, render
 
 MAX_DEPTH = 64
 """No action, board or exported game nests deeper than this."""
@@ -112,23 +112,64 @@ def holdings(shares: Mapping[str, int], language: str = "en") -> str:
     return " · ".join(held) or "—"
 
 
-def render_state(view: dict[str, Any]) -> str:
-    """A short plain-text summary of a state view; players by their 0-based seat, as in actions."""
+def ruleset_title(name: str, language: str = "en") -> str:
+    """A ruleset's title in ``language``, from its ``ruleset.json`` (its name where it has none).
+
+    >>> ruleset_title("boerse", "hu"), ruleset_title("tozsde", "de")
+    ('Die Börse', 'Tőzsde')
+    """
+    from companion import registry
+
+    title = registry.ruleset_class(name).read_json("ruleset.json").get("title", name)
+    return str(title.get(language) or title.get("en") or name) if isinstance(title, Mapping) else str(title)
+
+
+def phase_name(ruleset: str, phase: str, language: str = "en") -> str:
+    """A phase as people call it: the ruleset's ``<ruleset>.phase.<phase>``, else the core's ``phase.<phase>``,
+    else its id.
+
+    >>> phase_name("tozsde", "act", "de"), phase_name("boerse", "over", "hu")
+    ('Kaufen, verkaufen, Zug beenden', 'Vége')
+    """
+    for key in (f"{ruleset}.phase.{phase}", f"phase.{phase}"):
+        if has(key, "en"):
+            return render(key, None, language)
+    return phase
+
+
+def render_state(view: dict[str, Any], language: str = "en", owed: Said | None = None) -> str:
+    """A short plain-text summary of a state view in ``language``; players by their 0-based seat, as in
+    actions. ``owed``: the waiting debt said in one sentence (``Table.owed``), else its total.
+
+    >>> from companion.game import Game
+    >>> view = {**Game({"ruleset": "boerse", "players": ["Anna", "Bernd"]}).view(with_legal=False), "game": 1}
+    >>> print(render_state(view, "de"))
+    Spiel 1 · Die Börse · Runde 1 · Risikokarten mischen
+    → Platz 0 Anna: 700 DM bar, keine Aktien, Vermögen 700 DM
+      Platz 1 Bernd: 700 DM bar, keine Aktien, Vermögen 700 DM
+    """
     cur = view["currency"]
-    lines = [f"game {view.get('game')} · {view['ruleset']} · round {view['turn']['round']} · phase {view['turn']['phase']}"]
+    turn = view["turn"]
+    lines = [render("state.heading", {"game": view.get("game"), "ruleset": ruleset_title(view["ruleset"], language),
+                                      "round": turn["round"], "phase": phase_name(view["ruleset"], turn["phase"], language)},
+                    language)]
     for p in view["players"]:
-        marker = "→" if p["seat"] == view["turn"]["player"] else " "
-        shares = holdings(dict(sorted(p["shares"].items()))) if any(p["shares"].values()) else "no shares"
-        credit = f", credit {p['credit']}" if p["credit"] else ""
-        lines.append(
-            f"{marker} seat {p['seat']} {p['name']}: {p['cash']} {cur} cash, {shares}{credit}, "
-            f"fortune {p['fortune']}{' (out)' if p['status'] == 'out' else ''}"
-        )
+        marker = "→" if p["seat"] == turn["player"] else " "
+        shares = holdings(dict(sorted(p["shares"].items())), language) if any(p["shares"].values()) else \
+            render("state.no_shares", None, language)
+        line = render("state.player.credit" if p["credit"] else "state.player", {
+            "seat": p["seat"], "name": p["name"], "cash": money(p["cash"], cur, language), "shares": shares,
+            "credit": money(p["credit"] or 0, cur, language), "fortune": money(p["fortune"], cur, language)}, language)
+        if p["status"] == "out":
+            line = render("state.out", {"line": line}, language)
+        lines.append(f"{marker} {line}")
     if view["debt"]:
-        lines.append(f"waiting payment: {view['debt']['total']} {cur} ({view['debt']['reason']})")
+        lines.append(owed.text(language) if owed is not None else
+                     render("state.waiting", {"amount": money(view["debt"]["total"], cur, language)}, language))
     if view["finished"]:
-        ranking = "; ".join(
-            " = ".join(view["players"][s]["name"] for s in group) for group in view["ranking"] or []
-        )
-        lines.append(f"game over ({view['end_reason']}): {ranking}")
+        groups = [" = ".join(view["players"][s]["name"] for s in group) for group in view["ranking"] or []]
+        reason = f"game_ended.{view['end_reason']}"
+        winner = {"winner": groups[0] if groups else "—"}
+        lines.append(render(reason, winner, language) if has(reason, "en") else render("game_over", None, language))
+        lines.append(render("state.ranking", {"ranking": "; ".join(groups)}, language))
     return "\n".join(lines)

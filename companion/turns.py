@@ -161,9 +161,16 @@ def turn_roll(actions: list[dict[str, Any]], player: int | None) -> int | None:
     >>> rolloff = [{"type": "roll", "player": 1, "value": 4}, {"type": "roll", "player": 2, "value": 3}]
     >>> turn_roll(rolloff, 1), turn_roll(rolloff + [{"type": "buy", "player": 2}], 2)
     (None, 3)
+
+    An action of another player after it shows the turn began later: the last roll-off roll is no
+    roll of the first turn, once the companies were drawn (§5, §6).
+
+    >>> turn_roll(rolloff + [{"type": "draw", "player": 1, "company": "3"}], 2)
     """
     for action in reversed(actions):
         if action.get("type") == "end_turn":
+            return None
+        if player is not None and action.get("player", player) != player:
             return None
         value = action.get("value")
         if action.get("type") == "roll" and isinstance(value, int):

@@ -16,11 +16,20 @@ seconds of quiet. A button with a hold binding acts on release (the press
 action) or when held (the hold action), never both.
 
 Callbacks run on gpiozero's thread and only queue: ``Table.enqueue*``.
-Which choice "confirm" takes is read from a picture of the legal choices
-that the table's owning thread refreshes after every change (it is
-subscribed to the table), so a button acts on what the screen showed;
-the table checks the action again when it applies it, and refuses it like
-a tap if it no longer fits.
+What "confirm" takes is read from a picture of the legal choices that the
+table's owning thread refreshes after every change (it is subscribed to
+the table), so a button acts on what the screen showed; the table checks
+the action again when it applies it, and refuses it like a tap if it no
+longer fits.
+
+"next" and "previous" step through the picture's stops (:class:`Target`):
+every allowed value of every choice, as the engine lists them (a package
+to pick, a count of shares, an amount of credit each a stop of its own),
+in the order the screen shows the choices (``order``: the table screen
+passes its own). A roll is one stop, the app's die; a choice the buttons
+cannot make (a dialog, a value past the buttons) is one stop that says
+so. New choices start at the usual one's first value, so a turn with no
+trade is confirm (the roll), confirm (end the turn).
 
 >>> from gpiozero.pins.mock import MockFactory
 >>> from hardware.config import Binding, ButtonAction, ButtonsConfig
@@ -48,6 +57,7 @@ import time
 from collections.abc import Callable
 from concurrent.futures import Future
 from dataclasses import dataclass, replace
+from functools import cached_property
 from enum import StrEnum
 from typing import Any
 
@@ -131,43 +141,68 @@ class Confirm(StrEnum):
 
 @dataclass(frozen=True)
 class Target:
-    """What confirm takes: the selected choice, how, and the value it gives the choice's free parameter.
+    """One stop of next and previous: a choice, what confirm does with it, and the value it gives the
+    choice's free parameter.
 
     >>> from companion.actions import Choice, IntRange
     >>> from companion.describe import Described, Group, Option
     >>> buy = Described(Choice("buy", 0, {"company": "Stahl"}, {"count": IntRange(1, 2)}), "Buy Stahl",
     ...                 Group.TRADE, "count", (Option(1, "1 share"), Option(2, "2 shares")))
-    >>> Target.of(buy).confirm, Target.of(buy).value
-    (<Confirm.ACT: 'act'>, 1)
-    >>> Target.of(Described(Choice("roll", 0, params={"value": IntRange(1, 6)}), "Roll", Group.DICE)).confirm
-    <Confirm.ROLL: 'roll'>
+    >>> [(t.confirm.value, t.value, t.label) for t in Target.every(buy)]
+    [('act', 1, 'Buy Stahl: 1 share'), ('act', 2, 'Buy Stahl: 2 shares')]
+    >>> [t.confirm for t in Target.every(Described(Choice("roll", 0, params={"value": IntRange(1, 6)}), "Roll", Group.DICE))]
+    [<Confirm.ROLL: 'roll'>]
     """
 
     described: Described
     confirm: Confirm
     value: Any = None
 
+    @property
+    def label(self) -> str:
+        """How the screen's line names it: the choice's label, and the value's where it has one."""
+        option = next((o for o in self.described.options if o.value == self.value), None)
+        if self.confirm is not Confirm.ACT or self.value is None or option is None:
+            return self.described.label
+        return f"{self.described.label}: {option.label}"
+
     @classmethod
-    def of(cls, d: Described, deals: bool = True, chance: frozenset[str] = frozenset()) -> Target:
-        """What confirm does with ``d``; ``chance``: the types of action chance makes in the game (the
-        table's ``chance_types``): confirm asks the table to deal one, or, when ``deals`` is False (the
-        people draw from the real cards), leaves it to the banker on the screen."""
+    def every(cls, d: Described, deals: bool = True, chance: frozenset[str] = frozenset()) -> tuple[Target, ...]:
+        """The stops of ``d``: one per allowed value the engine lists for its free parameter, else one.
+
+        A roll is one stop, the app's die (C3): a face picked by buttons would be a die nobody rolled
+        (the faces come from the electronic die or the screen). ``chance``: the types of action chance
+        makes in the game (the table's ``chance_types``): confirm asks the table to deal one, or, when
+        ``deals`` is False (the people draw from the real cards), leaves it to the banker on the screen.
+        """
         kind = d.choice.type
         if kind == "roll":
-            return cls(d, Confirm.ROLL)
+            return (cls(d, Confirm.ROLL),)
         if kind in chance or d.dialog is Dialog.DEAL:
-            return cls(d, Confirm.DEAL if deals else Confirm.SCREEN)
+            return (cls(d, Confirm.DEAL if deals else Confirm.SCREEN),)
         if d.dialog is not None:
-            return cls(d, Confirm.SCREEN)
+            return (cls(d, Confirm.SCREEN),)
         if d.param is None:
-            return cls(d, Confirm.ACT)
-        value = d.options[0].value if d.options else None  # the first value: the one on the choice's own button
-        return cls(d, Confirm.SCREEN) if value is None else cls(d, Confirm.ACT, value)
+            return (cls(d, Confirm.ACT),)
+        if not d.options:  # more values than a row of buttons lists: the screen's dialog
+            return (cls(d, Confirm.SCREEN),)
+        return tuple(cls(d, Confirm.ACT, option.value) for option in d.options)
+
+    @property
+    def key(self) -> tuple[Any, Confirm, Any]:
+        """What the stop stands for, to tell whether the choices changed."""
+        return self.described.choice, self.confirm, self.value
+
+
+def engine_order(described: list[Described]) -> list[Described]:
+    """The choices in the engine's own order (a panel with no screen to follow)."""
+    return described
 
 
 @dataclass(frozen=True)
 class Picture:
-    """The legal choices as the owning thread last saw them, and which one is selected."""
+    """The legal choices as the owning thread last saw them, in the screen's order, and the stop selected
+    (an index into :attr:`targets`)."""
 
     choices: tuple[Described, ...] = ()
     selected: int = 0
@@ -177,14 +212,26 @@ class Picture:
     chance: frozenset[str] = frozenset()
     """The types of action chance makes in the game (:attr:`companion.table.Table.chance_types`)."""
 
-    @property
-    def choice(self) -> Described | None:
-        return self.choices[self.selected] if self.choices else None
+    @cached_property
+    def targets(self) -> tuple[Target, ...]:
+        """Every stop of next and previous, in order: each choice's values in the order the engine lists them."""
+        return tuple(t for d in self.choices for t in Target.every(d, self.deals, self.chance))
 
     @property
     def target(self) -> Target | None:
         """What confirm takes now (None: there is no choice)."""
-        return None if not self.choices else Target.of(self.choices[self.selected], self.deals, self.chance)
+        targets = self.targets
+        return targets[self.selected] if targets else None
+
+    @property
+    def choice(self) -> Described | None:
+        """The choice of the selected stop."""
+        target = self.target
+        return None if target is None else target.described
+
+    def usual(self) -> int:
+        """The stop new choices start at: the usual choice's first value (else the first stop)."""
+        return next((i for i, t in enumerate(self.targets) if t.described.usual), 0)
 
 
 @dataclass(frozen=True)
@@ -213,11 +260,14 @@ class ButtonPanel:
         clock: Callable[[], float] = time.monotonic,
         source: str = "button",
         language: str = "en",
+        order: Callable[[list[Described]], list[Described]] = engine_order,
     ) -> None:
         self.config = config
         self.table = table
         self.source = source
         self.language = language
+        self.order = order
+        """The order the stops follow: the screen's order of the choices (the table screen's own)."""
         self._factory = pin_factory
         self._clock = clock
         self._devices: dict[int, Any] = {}
@@ -313,21 +363,18 @@ class ButtonPanel:
     def refresh(self) -> None:
         """Read the legal choices again (called by the table after every change); select the usual one.
 
-        The same choices as before (a refused press, another language): the selection stays where
+        The same stops as before (a refused press, another language): the selection stays where
         next/previous left it.
         """
-        choices = tuple(self.table.describe(self.language))
+        choices = tuple(self.order(list(self.table.describe(self.language))))
         state = getattr(self.table, "state", None)
         current = getattr(state, "current", None)
+        picture = Picture(choices, 0, current if isinstance(current, int) else None,
+                          bool(getattr(self.table, "app_deals", True)), frozenset(getattr(self.table, "chance_types", ())))
         with self._lock:
             before = self._picture
-            if [d.choice for d in before.choices] == [d.choice for d in choices]:
-                selected = before.selected
-            else:
-                selected = next((i for i, d in enumerate(choices) if d.usual), 0)
-            picture = self._picture = Picture(choices, selected, current if isinstance(current, int) else None,
-                                              bool(getattr(self.table, "app_deals", True)),
-                                              frozenset(getattr(self.table, "chance_types", ())))
+            same = [t.key for t in before.targets] == [t.key for t in picture.targets]
+            picture = self._picture = replace(picture, selected=before.selected if same else picture.usual())
         self._tell(picture)
 
     # -- on gpiozero's thread ---------------------------------------------------------
@@ -368,8 +415,8 @@ class ButtonPanel:
     def _move(self, step: int) -> Picture:
         with self._lock:
             picture = self._picture
-            if picture.choices:
-                picture = replace(picture, selected=(picture.selected + step) % len(picture.choices))
+            if picture.targets:
+                picture = replace(picture, selected=(picture.selected + step) % len(picture.targets))
                 self._picture = picture
         return picture
 

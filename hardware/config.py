@@ -36,15 +36,16 @@ class ButtonAction(StrEnum):
     ROLL = "roll"
     """Roll the app's own die (C3)."""
     CONFIRM = "confirm"
-    """Take the selected choice: the usual next step unless next/previous moved the selection."""
+    """Take the selected choice with the selected value: the usual next step unless next/previous moved
+    the selection."""
     END_TURN = "end_turn"
     """End the turn of whoever may end it now."""
     UNDO = "undo"
     REDO = "redo"
     NEXT = "next"
-    """Select the next legal choice."""
+    """Select the next stop: the next allowed value of the choice, else the next legal choice's first."""
     PREVIOUS = "previous"
-    """Select the previous legal choice."""
+    """Select the previous stop (the way back of :attr:`NEXT`)."""
 
 
 @dataclass(frozen=True)

@@ -194,6 +194,22 @@ if [ "$dry_run" = 1 ] || [ -d /run/systemd/system ]; then
   run udevadm trigger --subsystem-match=gpio --action=add
 fi
 
+#    The serial dice's drivers loaded at every boot before the kiosk starts: systemd turns the unit's
+#    DeviceAllow=char-ttyUSB / char-ttyACM / char-rfcomm into device numbers once, at the unit's start,
+#    from the drivers registered then; a driver udev loads later (a die plugged in after the kiosk came
+#    up) would stay refused until the kiosk starts again. Loaded now too, for this first start.
+write_file /etc/modules-load.d/companion.conf <<'EOF'
+# The serial dice's drivers, before the kiosk starts (systemd/install.sh: DeviceAllow=char-ttyUSB etc.).
+usbserial
+cdc_acm
+rfcomm
+EOF
+for module in usbserial cdc_acm rfcomm; do
+  if [ "$dry_run" = 1 ] || [ -d /sys/module ]; then
+    run modprobe -q "$module" || say "the kernel has no $module module: a die on that kind of port is not seen"
+  fi
+done
+
 # 5. The units, with the code's folder, and the settings file the unit reads.
 for unit in "${units[@]}"; do
   render_unit "$unit" | write_file "/etc/systemd/system/$unit"

@@ -99,10 +99,11 @@ def test_the_top_card_is_drawn_and_goes_back_under_the_deck():
     events = land(game, RISK)
     assert game.state.data["drawn"] == 1 and game.state.data["last_card"] == first
     assert keys(events) == ["rolled", "moved", "card_drawn", "bank_paid"]
-    # the card's text is in the catalogue (boerse.card.K05), its amount as each language writes it
-    assert texts(events)[2] == "Anna draws a risk card: Lottery win: the bank pays you 1,000 DM."
-    assert events[2].text("de") == "Anna zieht eine Risikokarte: Lottogewinn: Die Bank zahlt Ihnen 1.000 DM."
-    assert events[2].text("hu") == "Anna kockázati kártyát húz: Lottónyeremény: a bank 1\u00a0000 DM-et fizet neked."
+    # the card's text is in the catalogue (boerse.card.K05), its amount as each language writes it, quoted: the
+    # card's "you" is the player who drew it, not whoever reads the screen
+    assert texts(events)[2] == "Anna draws a risk card: “Lottery win: the bank pays you 1,000 DM.”"
+    assert events[2].text("de") == "Anna zieht eine Risikokarte: „Lottogewinn: Die Bank zahlt Ihnen 1.000 DM.“"
+    assert events[2].text("hu") == "Anna kockázati kártyát húz: „Lottónyeremény: a bank 1\u00a0000 DM-et fizet neked.”"
     assert game.state.players[0].cash == 1700
     game.apply({"type": "end_turn", "player": 0})
     land(game, RISK)
@@ -260,8 +261,11 @@ def test_an_offered_share_can_be_declined():
 def test_an_offer_needs_the_cash_or_a_credit():
     game = real(2)
     land(game, RISK)
-    game.apply({"type": "card", "effect": "offer", "company": "Bau", "price": 1000})
+    events = game.apply({"type": "card", "effect": "offer", "company": "Bau", "price": 1000})
     assert game.check({"type": "accept_offer", "player": 0}).code == "boerse.not_enough_cash"
+    # no "accept" button while the cash is short: the sentence says why, and what helps
+    assert texts(events)[-1] == ("A share of Bau is offered to Anna for 1,000 DM, but Anna has only 700 DM: "
+                                 "take credit first to accept, or decline.")
     game.apply({"type": "borrow", "player": 0, "amount": 500})
     game.apply({"type": "accept_offer", "player": 0})
     assert game.state.players[0].cash == 150 and game.state.players[0].shares == {"Bau": 1}

@@ -187,8 +187,11 @@ def test_event_space_acts_on_every_player():
     events = land(game, RECEIVE)
     assert [p.cash for p in game.state.players] == [800, 800, 800]
     assert game.state.bank_cash == bank - 300
-    assert keys(events) == ["rolled", "moved", "event_space", "bank_paid", "bank_paid", "bank_paid"]
+    # the payments said once, not "The bank pays Anna 100 DM. The bank pays Béla 100 DM. …" after the event
+    # that said it pays each player 100 DM
+    assert keys(events) == ["rolled", "moved", "event_space", "bank_paid_each"]
     assert texts(events)[2].startswith("Event for all players: Economic stimulus")
+    assert events[3].text("de") == "Die Bank zahlt Anna, Bernd, Clara je 100 DM."
     assert events[2].text("de").startswith("Ereignis für alle Spieler: Konjunkturprogramm")
 
 

@@ -89,8 +89,8 @@ def test_plural_forms_of_each_language():
     assert said["en", 1] == "Anna bought 1 share of company 7 for 600 Rubin."
     assert said["en", 0] == "Anna bought 0 shares of company 7 for 600 Rubin."
     assert said["en", 5] == "Anna bought 5 shares of company 7 for 600 Rubin."
-    assert said["de", 1] == "Anna kaufte 1 Aktie von Firma 7 für 600 Rubin."
-    assert said["de", 2] == "Anna kaufte 2 Aktien von Firma 7 für 600 Rubin."
+    assert said["de", 1] == "Anna kauft 1 Aktie von Firma 7 für 600 Rubin."
+    assert said["de", 2] == "Anna kauft 2 Aktien von Firma 7 für 600 Rubin."
     assert said["hu", 1] == "Anna 1 részvényt vett a(z) 7. cégből 600 Rubinért."
     assert said["hu", 2] == "Anna 2 részvényt vett a(z) 7. cégből 600 Rubinért."
     # no message key is made for the one case any more
@@ -158,7 +158,7 @@ def test_amounts_in_the_log_take_the_ruleset_currency_and_the_language():
     assert render("tozsde.rent_paid", rent) == "Anna paid Béla 1,500 Rubin rent for 5 shares of company 9."
     assert render("tozsde.rent_paid", rent, "hu") == (
         "Anna 1\u00a0500 Rubint fizetett Béla játékosnak a(z) 9. cég 5 részvénye után.")
-    assert render("tozsde.rent_paid", rent, "de") == "Anna zahlte Béla 1.500 Rubin Miete für 5 Aktien von Firma 9."
+    assert render("tozsde.rent_paid", rent, "de") == "Anna zahlt Béla 1.500 Rubin Miete für 5 Aktien von Firma 9."
     paid = {"player": "Anna", "amount": 4500, "count": 3, "company": "Stahl"}
     assert render("boerse.takeover_paid", paid, "de") == "Anna gibt 3 Aktien Stahl ab und erhält 4.500 DM."
     assert render("boerse.card_package", {"player": "Anna", "company": "Bau", "amount": -1000}, "en") == (
@@ -177,9 +177,9 @@ def test_card_and_event_space_texts_come_from_the_catalogue():
     Game({"ruleset": "boerse", "players": ["Anna", "Béla"]})
     k15 = Said("boerse.card.K15", {"company": "Stahl", "amount": 300})
     assert render("boerse.card_drawn", {"player": "Anna", "text": k15}, "de") == (
-        "Anna zieht eine Risikokarte: Auslandsaufträge für Stahl: Stahl steigt um 300 DM.")
+        "Anna zieht eine Risikokarte: „Auslandsaufträge für Stahl: Stahl steigt um 300 DM.“")
     assert render("boerse.card_drawn", {"player": "Anna", "text": k15}, "hu") == (
-        "Anna kockázati kártyát húz: Külföldi acélrendelések: a(z) Stahl árfolyama 300 DM-mel emelkedik.")
+        "Anna kockázati kártyát húz: „Külföldi acélrendelések: a(z) Stahl árfolyama 300 DM-mel emelkedik.”")
     # a group's own track may give an event space's name in several languages
     own = {"en": "Boom", "de": "Aufschwung"}
     assert render("boerse.event_space", {"text": own}, "de") == "Ereignis für alle Spieler: Aufschwung."

@@ -235,6 +235,8 @@ def test_install_dry_run_says_every_step_and_changes_nothing(tmp_path: Path) -> 
     assert "+ systemctl disable getty@tty1.service" in out
     # plain Debian gives the GPIO chips to root alone: the gpio group gets them, as on Raspberry Pi OS
     assert "+ write /etc/udev/rules.d/60-companion-gpio.rules" in out
+    # the serial dice's drivers registered before the unit's DeviceAllow=char-ttyUSB/-ttyACM/-rfcomm resolve
+    assert "+ write /etc/modules-load.d/companion.conf" in out and "+ modprobe -q cdc_acm" in out
     assert "restart companion.service" not in out  # --no-start
     assert not prefix.exists()
 

@@ -105,7 +105,7 @@ def test_log_line_for_rent():
     Game(setup(2))  # registers the messages
     params = {"payer": "Anna", "payee": "Béla", "amount": 600, "count": 2, "company": "7"}
     assert render("tozsde.rent_paid", params) == "Anna paid Béla 600 Rubin rent for 2 shares of company 7."
-    assert render("tozsde.rent_paid", params, "de") == "Anna zahlte Béla 600 Rubin Miete für 2 Aktien von Firma 7."
+    assert render("tozsde.rent_paid", params, "de") == "Anna zahlt Béla 600 Rubin Miete für 2 Aktien von Firma 7."
 
 
 def test_public_view_parts():

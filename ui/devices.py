@@ -16,8 +16,11 @@ die's state ("Die disconnected …"), the last face it showed — also one
 that came when no roll was expected, which the table refused and which
 changed nothing — and why the buttons are off, if they are. With buttons
 that select (next, previous, confirm), :attr:`CompanionApp.selection` is
-what confirm takes now, as the panel computed it; the table screen rings
-that action's button. No such buttons: None, and no ring.
+what confirm takes now, as the panel computed it: a choice and one of its
+values, stepped through in the order the table screen shows them
+(:func:`ui.screens.action_plan.ordered`); the table screen rings that
+action's button, or "More…" where the value stands behind it, and the
+line names the choice and the value. No such buttons: None, and no ring.
 
 The hardware undo button undoes only where the screen asks no PIN
 (:meth:`ui.session.Session.undo_pin` gives no reason: the current player's
@@ -155,7 +158,7 @@ class Devices:
         """The game and its length when the table answered the face (None while it waits): the face
         is shown only while the game stands there, so a later action or another game drops it."""
         self.selected: str | None = None
-        """The label of the choice next/previous moved to (shown while the buttons have those)."""
+        """The label of the choice and value next/previous moved to (shown while the buttons have those)."""
 
     def start(self) -> None:
         """Build the die and the buttons from the settings (none configured: nothing is touched)."""
@@ -181,9 +184,10 @@ class Devices:
             dice.start()
         if config.buttons.pins:
             from hardware.buttons import ButtonPanel
+            from ui.screens.action_plan import ordered
 
             panel = self.panel = ButtonPanel(config.buttons, self.table, pin_factory=self.app.pin_factory,
-                                             language=self.app.lang)
+                                             language=self.app.lang, order=ordered)
             panel.subscribe(lambda event: Clock.schedule_once(lambda _dt: self._button_event(panel, event), 0))
             panel.start()
         self.show()
@@ -253,8 +257,8 @@ class Devices:
             moves = {ButtonAction.NEXT, ButtonAction.PREVIOUS}
             config = panel.config
             bound = any({b.press, b.hold} & moves for b in config.pins.values())
-            choice = event.choice
-            self.selected = choice.label if bound and choice is not None and len(event.choices) > 1 else None
+            target = event.target
+            self.selected = target.label if bound and target is not None and len(event.targets) > 1 else None
             self.app.selection = event.target if config.selects else None
             self.show()
             return

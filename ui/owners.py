@@ -21,7 +21,7 @@ from kivy.core.window import Window
 from kivy.properties import StringProperty
 from kivy.uix.boxlayout import BoxLayout
 
-from ui import measure, theme
+from ui import measure, panels, theme
 from ui.app import load_kv
 from ui.widgets import ListView, app
 
@@ -108,7 +108,8 @@ def show_company(company: str) -> ListView | None:
     if not lines:
         lines.append((a.t(a.lang, "ui.owners.none"), ""))
     lines.append((a.t(a.lang, "ui.owners.exchange", count=found["exchange"]), ""))
-    return _open(a.t(a.lang, "ui.owners.title", company=company), lines, f"owners:{company}")
+    named = panels.of(view["ruleset"]).company_name(a, company)  # "Firma 7", "Stahl"
+    return _open(a.t(a.lang, "ui.owners.title", company=named), lines, f"owners:{company}")
 
 
 def show_player(seat: int) -> ListView | None:
@@ -117,7 +118,8 @@ def show_player(seat: int) -> ListView | None:
     if view is None or not 0 <= seat < len(view["players"]):
         return None
     p = view["players"][seat]
-    lines = [(f"{count}× {company}", a.money(p["holdings"].get(company, 0)))
+    name = panels.of(view["ruleset"]).company_name
+    lines = [(f"{count}× {name(a, company)}", a.money(p["holdings"].get(company, 0)))
              for company, count in p["shares"].items() if count]
     if not lines:
         lines.append((a.t(a.lang, "ui.owners.no_shares"), ""))

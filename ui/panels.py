@@ -17,7 +17,9 @@ one (``app`` gives ``t``, ``lang``, ``money`` and ``number``):
   (plain: the die's faces, ``("roll",)``);
 - ``screen_deals(setup, phase) -> bool``: whether the screen makes the action
   of chance due now by itself as soon as it shows (plain: never; a tap or
-  the setup's shuffle makes it).
+  the setup's shuffle makes it);
+- ``company_name(app, company) -> str``: a company as a title or a list of
+  holdings names it (plain: its own name, "Stahl").
 
 >>> from types import SimpleNamespace
 >>> shown = SimpleNamespace(number=str)
@@ -57,6 +59,11 @@ def hint(app: Shown, view: dict[str, Any]) -> str:
     return ""
 
 
+def company_name(app: Shown, company: str) -> str:
+    """A company as a title names it: its own name."""
+    return company
+
+
 @dataclass(frozen=True)
 class Panels:
     """The panels of one ruleset."""
@@ -67,6 +74,7 @@ class Panels:
     per_value_types: tuple[str, ...] = ("roll",)
     screen_deals: Callable[[dict[str, Any], str], bool] = screen_deals
     hint: Callable[[Shown, dict[str, Any]], str] = hint
+    company_name: Callable[[Shown, str], str] = company_name
 
 
 _found: dict[str, Panels] = {}
@@ -84,5 +92,6 @@ def of(ruleset: str) -> Panels:
             module = None
         _found[package] = Panels(getattr(module, "market_cell", market_cell), getattr(module, "market_note", market_note),
                                  getattr(module, "board", None), tuple(getattr(module, "PER_VALUE", ("roll",))),
-                                 getattr(module, "screen_deals", screen_deals), getattr(module, "hint", hint))
+                                 getattr(module, "screen_deals", screen_deals), getattr(module, "hint", hint),
+                                 getattr(module, "company_name", company_name))
     return _found[package]

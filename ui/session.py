@@ -205,14 +205,38 @@ class Session:
         return self._refused_too(self._guard(lambda t: t.virtual_roll("screen-die")))
 
     def undo(self) -> Outcome | None:
-        return self._refused_too(self._guard(lambda t: t.undo("screen")))
+        """Take back the last action; chance the screen dealt by itself (the app's company draw, §6) goes
+        with the action before it that set it off, so the screen deals nothing anew: a player draws no
+        other company by Undo (C2, C4)."""
+        outcome = self._refused_too(self._guard(lambda t: t.undo("screen")))
+        while outcome is not None and outcome.accepted and self._screen_deals():
+            outcome = self._refused_too(self._guard(lambda t: t.undo("screen")))
+        return outcome
 
     def redo(self) -> Outcome | None:
-        return self._refused_too(self._guard(lambda t: t.redo("screen")))
+        """Take again the last action undone, and the chance the screen had dealt after it (the same
+        companies drawn, not new ones)."""
+        outcome = self._refused_too(self._guard(lambda t: t.redo("screen")))
+        while outcome is not None and outcome.accepted and self._screen_deals() and self.table is not None \
+                and self.table.redo_depth > 0:
+            outcome = self._refused_too(self._guard(lambda t: t.redo("screen")))
+        return outcome
+
+    def _screen_deals(self) -> bool:
+        """Whether the table screen makes the action of chance due now by itself (``screen_deals``)."""
+        from ui import panels
+
+        table = self.table
+        return table is not None and table.length > 0 and panels.of(table.setup["ruleset"]).screen_deals(
+            table.setup, table.state.phase)
 
     def take_back_to(self, length: int) -> Outcome | None:
-        """Take the game back to where it stood after its first ``length`` actions (a history entry)."""
-        return self._refused_too(self._guard(lambda t: t.take_back_to(length, "screen")))
+        """Take the game back to where it stood after its first ``length`` actions (a history entry); back
+        past the screen's own draws to the action that set them off, as :meth:`undo` goes."""
+        outcome = self._refused_too(self._guard(lambda t: t.take_back_to(length, "screen")))
+        while outcome is not None and outcome.accepted and self._screen_deals():
+            outcome = self._refused_too(self._guard(lambda t: t.undo("screen")))
+        return outcome
 
     def correct(self, player: int, *, cash: int | None, shares: dict[str, int], reason: str) -> Outcome | None:
         """The banker's correction (after the PIN): refused with a sentence, or done and said."""

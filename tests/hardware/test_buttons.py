@@ -205,6 +205,71 @@ def test_confirm_takes_the_usual_choice_next_and_previous_move_the_selection(
         table.close()
 
 
+def test_next_steps_through_the_packages_to_pick_and_confirm_takes_the_second(tmp_path: Path) -> None:
+    """Die Börse, a rise space (rule book, Share Price Changes; B3): the player picks which package rises,
+    one choice whose packages are its options. Next steps from the first package to the second, and
+    confirm journals the pick of the second, by buttons alone."""
+    from companion.table import Table
+
+    table = new_table(tmp_path, "boerse")
+    assert table.deal_chance() is not None  # the risk deck shuffled, as the app deals it
+    assert table.submit({"type": "roll", "player": 0, "value": 1}).accepted  # the rise space
+    (pick,) = table.describe("en")
+    assert pick.choice.type == "pick" and len(pick.options) >= 2
+    first, second = (o.value for o in pick.options[:2])
+    clock = FakeClock()
+    panel = panel_for(table, {5: Binding(A.CONFIRM), 6: Binding(A.NEXT)}, clock)
+    presses = presses_of(panel)
+    try:
+        assert [t.value for t in panel.picture.targets] == [o.value for o in pick.options]
+        assert panel.picture.target is not None and panel.picture.target.value == first
+        clean_press(panel, clock, 6)
+        assert panel.picture.target is not None and panel.picture.target.value == second
+        assert panel.picture.target.label == f"{pick.label}: {pick.options[1].label}"
+        assert table.length == 2  # next only selects
+        clean_press(panel, clock, 5)
+        assert applied(table, presses[-1].outcome).accepted  # type: ignore[arg-type]
+    finally:
+        panel.close()
+        table.close()
+    journal = Table.open(tmp_path / "games.db", readonly=True)
+    try:
+        assert journal.actions(-1) == [{"type": "pick", "player": 0, "company": second}]
+        assert journal.history()[-1].source == "button"
+    finally:
+        journal.close()
+
+
+def test_next_steps_through_every_value_in_the_given_order_and_round_again(tmp_path: Path) -> None:
+    """Each value of each choice is a stop, the choices in the order the panel is given (the screen's);
+    the roll one stop (the app's die), and previous from the first stop goes to the last value."""
+    table = new_table(tmp_path, "boerse")
+    assert table.deal_chance() is not None
+    described = table.describe("en")
+    clock = FakeClock()
+    panel = ButtonPanel(ButtonsConfig({6: Binding(A.NEXT), 13: Binding(A.PREVIOUS)}), table,
+                        pin_factory=MockFactory(), clock=clock, order=lambda ds: ds[::-1])  # unlike the engine's
+    panel.start()
+    try:
+        stops = [(t.described.choice.type, t.described.choice.fixed.get("company"), t.value)
+                 for t in panel.picture.targets]
+        expected = [(d.choice.type, d.choice.fixed.get("company"), value) for d in reversed(described)
+                    for value in ([o.value for o in d.options] if d.choice.type != "roll" else [None])]
+        assert stops == expected and stops.count(("roll", None, None)) == 1
+        usual = stops.index(("roll", None, None))
+        assert panel.picture.selected == usual  # new choices: the usual one's first value
+        seen = []
+        for _ in range(len(stops)):
+            clean_press(panel, clock, 6)
+            seen.append(panel.picture.selected)
+        assert seen == [(usual + 1 + i) % len(stops) for i in range(len(stops))]  # every stop once, round again
+        clean_press(panel, clock, 13)
+        assert panel.picture.selected == (usual - 1) % len(stops)
+    finally:
+        panel.close()
+        table.close()
+
+
 def test_with_the_real_cards_confirm_never_draws_a_company_at_random(tmp_path: Path) -> None:
     """§6, T2: when the people draw the companies from the real cards, the banker enters each on the
     screen; the buttons' confirm says so instead of letting the table draw one at random."""

@@ -7,11 +7,14 @@ honours) and a small one is made here on the host instead, without running anyth
 
 - Debian's arm64 ``busybox-static`` (downloaded in the chroot, unpacked here with ``dpkg-deb``),
 - the modules the kernel needs to reach its root (Debian 13's arm64 kernel has virtio-blk and ext4
-  as modules; virtio-pci, the PL061 GPIO and devtmpfs are built in), with their dependencies read
-  from the guest's own ``modules.dep`` and ``modules.softdep`` and decompressed here,
+  as modules; virtio-pci, the PL061 GPIO and devtmpfs are built in), and the others amd64's
+  initramfs loads too (the image's ``INITRD_MODULES``: the display, the USB host, the die's
+  ``usbserial``, whose device numbers must exist before the kiosk's unit resolves its
+  ``DeviceAllow=char-ttyUSB``), with their dependencies read from the guest's own ``modules.dep``
+  and ``modules.softdep`` and decompressed here,
 - an ``/init`` that loads them, mounts the root named by ``root=`` and hands over to systemd.
 
-Everything else (virtio-gpu, virtio-net, the die's ftdi_sio, the USB host) udev loads from the root.
+Everything else (virtio-net, the tablet, the keyboard) udev loads from the root.
 """
 
 from __future__ import annotations
@@ -174,10 +177,11 @@ def busybox(deb: Path) -> bytes:
     raise FileNotFoundError(f"{deb} has no busybox binary")
 
 
-def make_initrd(root: Path, busybox_deb: Path, out: Path) -> list[str]:
-    """Write the initramfs for the guest's kernel in ``root`` to ``out`` (gzip); the modules it loads."""
+def make_initrd(root: Path, busybox_deb: Path, out: Path, wanted: list[str] = ROOT_MODULES) -> list[str]:
+    """Write the initramfs for the guest's kernel in ``root`` to ``out`` (gzip), loading ``wanted`` (at least
+    :data:`ROOT_MODULES`) and what they need; the modules it loads, in order."""
     modules = root / "usr/lib/modules" / kernel_version(root)
-    order = load_order(modules, ROOT_MODULES)
+    order = load_order(modules, [*ROOT_MODULES, *wanted])
 
     def entries() -> Iterator[tuple[str, int, bytes]]:
         directory = stat.S_IFDIR | 0o755
@@ -242,3 +246,140 @@ def binfmt_credentials() -> str:
         f":{INTERPRETER}:M:{fields['offset'].strip()}:{hexed['magic']}:{hexed['mask']}:{fields['interpreter'].strip()}:"
         f"{flags.replace('O', '')}OC")
     return f"{INTERPRETER} registered again with binfmt's C flag (set-user-ID programs such as sudo, in the chroot)"
+
+
+# What the guide's steps would do slowly under emulation, done on the host or made cheaper in the chroot.
+# (Each is undone by :func:`undo_natively` before the image is finished: the appliance keeps none of it.)
+
+APT_WRAPPER = "usr/local/sbin/apt-get"
+"""First on the guide's ``sudo`` path (Debian's ``secure_path``) and the build's own: ``apt-get update`` answered
+from the lists :func:`update_lists` fetched at the start, every other command handed to apt itself."""
+APT_WRAPPER_SCRIPT = """#!/bin/sh
+# The image build's (tests/system/arm64.py): the package lists were fetched on the host at its start.
+for word in "$@"; do
+  if [ "$word" = update ]; then echo "apt-get update: lists fetched at the start of the image build" >&2; exit 0; fi
+done
+exec /usr/bin/apt-get "$@"
+"""
+DPKG_CONFIG = "etc/dpkg/dpkg.cfg.d/systest-unsafe-io"
+"""dpkg without an fsync per file (``--force-unsafe-io``): the image is written out whole at the end anyway."""
+PIP_CONFIG = "etc/pip.conf"
+WHEELS_IN_GUEST = "/var/cache/systest-wheels"
+PIP_CONFIG_TEXT = f"""# The image build's (tests/system/arm64.py): wheels downloaded on the host, no compiling under emulation.
+[global]
+no-index = true
+find-links = {WHEELS_IN_GUEST}
+compile = false
+"""
+"""pip's own settings file, read by every pip in the chroot (the guide's, ``./run``'s, the build isolation's).
+``compile = false`` is ``--no-compile`` (pip reads a ``no-`` option's value inverted: ``no-compile = true`` compiles)."""
+PYTHON = "3.13"
+PLATFORMS = ["manylinux2014_aarch64", "manylinux_2_17_aarch64", "manylinux_2_28_aarch64", "manylinux_2_34_aarch64",
+             "linux_aarch64"]
+"""The wheels trixie's Python 3.13 (glibc 2.41) on aarch64 installs."""
+EXTRA_WHEELS = ["pip", "setuptools", "wheel"]
+"""Besides the project's requirements: what ``./run`` upgrades (pip) and the editable install's build needs."""
+COMPILED = ["/opt/companion/.venv/lib"]
+"""What is compiled to bytecode on the host after the guide's steps (the app's own modules install.sh compiles)."""
+
+
+def requirements(pyproject: Path) -> list[str]:
+    """What the guide's install takes from PyPI: the build's requirements, the dependencies and the ``pi`` extra."""
+    import tomllib
+
+    project = tomllib.loads(pyproject.read_text())
+    return [*project["build-system"]["requires"], *project["project"]["dependencies"],
+            *project["project"]["optional-dependencies"]["pi"], *EXTRA_WHEELS]
+
+
+def wheelhouse(pyproject: Path, cache: Path, sh: Callable[..., None]) -> Path:
+    """The arm64 wheels of :func:`requirements`, downloaded here by the host's pip (``--platform``), kept in ``cache``
+    by a hash of what was asked for."""
+    import hashlib
+    import sys
+
+    wanted = requirements(pyproject)
+    key = hashlib.sha256(f"{PYTHON} {PLATFORMS} {wanted}".encode()).hexdigest()[:16]
+    folder = cache / f"wheels-arm64-{key}"
+    if folder.is_dir():
+        return folder
+    part = Path(f"{folder}.part")
+    shutil.rmtree(part, ignore_errors=True)
+    sh(sys.executable, "-m", "pip", "download", "-q", "--disable-pip-version-check", "-d", str(part),
+       "--only-binary=:all:", "--python-version", PYTHON, "--implementation", "cp", "--abi", f"cp{PYTHON.replace('.', '')}",
+       *(f"--platform={platform}" for platform in PLATFORMS), *wanted)
+    for old in cache.glob("wheels-arm64-*"):
+        if old.is_dir() and old != part:
+            shutil.rmtree(old)
+    part.rename(folder)
+    return folder
+
+
+def update_lists(root: Path, sh: Callable[..., None]) -> None:
+    """``apt-get update`` for the guest's root, by the host's apt (its lists, its sources and keys, arm64)."""
+    sh("apt-get", "-q", "-o", "APT::Architecture=arm64", "-o", "APT::Architectures::=arm64",
+       "-o", f"Dir::Etc={root}/etc/apt", "-o", f"Dir::State={root}/var/lib/apt",
+       "-o", f"Dir::State::status={root}/var/lib/dpkg/status", "-o", f"Dir::Cache={root}/var/cache/apt",
+       "-o", "Debug::NoLocking=1", "update")
+
+
+def prepare_natively(root: Path, wheels: Path, sh: Callable[..., None]) -> None:
+    """Before the guide's steps: the lists fetched here, apt's ``update`` answered from them, dpkg without fsync,
+    pip on the wheels from the host (``wheels`` bind-mounted read-only; :func:`undo_natively` takes all back)."""
+    update_lists(root, sh)
+    (root / APT_WRAPPER).write_text(APT_WRAPPER_SCRIPT)
+    (root / APT_WRAPPER).chmod(0o755)
+    (root / DPKG_CONFIG).write_text("force-unsafe-io\n")
+    (root / PIP_CONFIG).write_text(PIP_CONFIG_TEXT)
+    target = root / WHEELS_IN_GUEST.lstrip("/")
+    target.mkdir(parents=True, exist_ok=True)
+    sh("mount", "--bind", str(wheels), str(target))
+    sh("mount", "-o", "remount,bind,ro", str(target))
+
+
+def undo_natively(root: Path, sh: Callable[..., None]) -> None:
+    """Take out what :func:`prepare_natively` put in."""
+    for place in (APT_WRAPPER, DPKG_CONFIG, PIP_CONFIG):
+        (root / place).unlink(missing_ok=True)
+    target = root / WHEELS_IN_GUEST.lstrip("/")
+    sh("umount", str(target))
+    target.rmdir()
+
+
+def pyc_magic(path: Path) -> bytes:
+    return path.read_bytes()[:4]
+
+
+def compile_natively(root: Path, python_root: Path, sh: Callable[..., None]) -> str:
+    """Write the bytecode of :data:`COMPILED` in the guest's root with the same Python on the host (``python_root``,
+    an amd64 Debian root of the same release, run in a chroot with the guest's ``/opt`` mounted on its own):
+    bytecode is the same on every architecture for one Python version, as its magic number says, checked here
+    against the guest's own standard library's. What was checked, for the log."""
+    version = PYTHON
+    guest = sorted((root / f"usr/lib/python{version}/__pycache__").glob(f"os.cpython-{version.replace('.', '')}.pyc"))
+    host = sorted((python_root / f"usr/lib/python{version}/__pycache__").glob(f"os.cpython-{version.replace('.', '')}.pyc"))
+    if not host:
+        raise RuntimeError(f"no Python {version} root at {python_root}: tests/py313.sh makes it (as root, once)")
+    if not guest:
+        raise RuntimeError(f"the guest's root {root} has no compiled standard library of Python {version}")
+    if pyc_magic(guest[0]) != pyc_magic(host[0]):
+        raise RuntimeError(f"bytecode magic differs: guest {pyc_magic(guest[0]).hex()}, {python_root} {pyc_magic(host[0]).hex()}")
+    folders = " ".join(COMPILED)
+    sh("unshare", "--mount", "--propagation", "private", "--", "sh", "-euc",
+       f"mount --bind {root}/opt {python_root}/opt && chroot {python_root} /usr/bin/env -i LANG=C.UTF-8"
+       f" /usr/bin/python{version} -m compileall -q {folders}")
+    return f"bytecode magic {pyc_magic(guest[0]).hex()} (guest and {python_root}): {folders} compiled on the host"
+
+
+def pin_factory_wheel(root: Path) -> str:
+    """The wheel install.sh's pip installed gpiod (the buttons' pin library) from, by its ``WHEEL`` file's tags.
+
+    Raises when gpiod is not in the venv or was not installed from a binary wheel for aarch64."""
+    found = sorted((root / "opt/companion/.venv/lib").glob(f"python{PYTHON}/site-packages/gpiod-*.dist-info"))
+    if not found:
+        raise RuntimeError("install.sh did not install gpiod (the GPIO buttons' pin library) in /opt/companion/.venv")
+    tags = [line.split(":", 1)[1].strip() for line in (found[-1] / "WHEEL").read_text().splitlines()
+            if line.startswith("Tag:")]
+    if not any(tag.endswith("aarch64") for tag in tags):
+        raise RuntimeError(f"gpiod in /opt/companion/.venv is not from an aarch64 wheel: {tags}")
+    return f"pin factory: {found[-1].name} from the wheel {', '.join(tags)}"

@@ -50,6 +50,8 @@ BUNDLE = "etc/ssl/certs/ca-certificates.crt"
 """The guest's certificate authorities in one file, as OpenSSL (apt, git, pip) reads them."""
 CLONE = "/srv/companion.git"
 """Where the chroot sees the project as a git repository, for the guide's ``git clone``."""
+PY313_ROOT = Path(os.environ.get("COMPANION_PY313_CACHE", "/var/cache/companion-py313")) / "trixie-amd64"
+"""tests/py313.sh's Debian 13 root (amd64): trixie's Python, which writes the arm64 guest's bytecode on the host."""
 PIN = "2468"
 """The banker's PIN in the seeded settings."""
 RULESET = "boerse"
@@ -154,7 +156,7 @@ class Builder:
     def chroot(self, script: str, user: str = "root") -> None:
         wrapped = script if user == "root" else f"runuser -u {user} -- bash -euo pipefail -c {_quote(script)}"
         self.sh("unshare", "--uts", "--", "chroot", str(self.root), "/usr/bin/env", "-i",
-                "PATH=/usr/sbin:/usr/bin:/sbin:/bin", "HOME=/root", "LANG=C.UTF-8",
+                "PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin", "HOME=/root", "LANG=C.UTF-8",
                 *(f"{name}={value}" for name, value in self.env.items()), "/bin/bash", "-euo", "pipefail",
                 "-c", f"hostname table\n{wrapped}")
 
@@ -198,6 +200,9 @@ class Builder:
         try:
             self.prepare()
             self.follow_guide()
+            if self.arch == "arm64":
+                self.log.write(f"\n{arm64.pin_factory_wheel(self.root)}\n"
+                               f"{arm64.compile_natively(self.root, PY313_ROOT, self.sh)}\n")
             self.seed_game()
             gpio_sim.install(self, cache_root())
             self.finish()
@@ -229,6 +234,8 @@ class Builder:
             f"deb {MIRROR} {self.suite} main\ndeb {MIRROR} {self.suite}-updates main\n"
             f"deb http://deb.debian.org/debian-security {self.suite}-security main\n")
         (self.root / "etc/initramfs-tools/modules").write_text("\n".join(INITRD_MODULES) + "\n")
+        if self.arch == "arm64":
+            arm64.prepare_natively(self.root, arm64.wheelhouse(ROOT / "pyproject.toml", cache_root(), self.sh), self.sh)
         # the host's own certificate authorities (a network that inspects TLS), for apt, git and pip; taken out at the end
         # (added to the bundle here: update-ca-certificates in the chroot takes minutes under arm64's emulation;
         # the files are there too, for any later run of it)
@@ -281,8 +288,9 @@ class Builder:
         (arm64's initrd made on the host: :mod:`tests.system.arm64`)."""
         boot = self.root / "boot"
         if self.arch == "arm64":
+            arm64.undo_natively(self.root, self.sh)
             busybox = arm64.fetch_busybox(self.chroot, self.root, self.folder)
-            loaded = arm64.make_initrd(self.root, busybox, self.folder / "initrd.img")
+            loaded = arm64.make_initrd(self.root, busybox, self.folder / "initrd.img", INITRD_MODULES)
             busybox.unlink()
             self.log.write(f"\ninitrd made on the host, loading {' '.join(loaded)}\n")
             self.chroot("apt-get clean && rm -rf /var/lib/apt/lists/*")
@@ -310,6 +318,7 @@ def ensure_image(arch: str = "amd64", suite: str = SUITES[0], say: object = prin
     folder = cache_root() / key
     image = Image(folder, arch, suite)
     if image.disk.exists() and image.kernel.exists() and image.initrd.exists():
+        os.utime(folder)  # in use: an image a run has touched lately is never pruned (prune_images)
         return image, 0.0
     cache_root().mkdir(parents=True, exist_ok=True)
     work = Path(tempfile.mkdtemp(prefix=f"{key}.", dir=cache_root()))
@@ -330,10 +339,27 @@ def ensure_image(arch: str = "amd64", suite: str = SUITES[0], say: object = prin
     if folder.exists():
         shutil.rmtree(folder)
     work.rename(folder)
-    for old in cache_root().glob(f"{suite}-{arch}-*"):  # keep only the newest image of each release and architecture
-        if old != folder and old.is_dir() and "." not in old.name:
-            shutil.rmtree(old, ignore_errors=True)
+    prune_images(suite, arch, keep=folder)
     return image, time.monotonic() - started
+
+
+UNUSED = 6 * 3600
+"""Seconds after its last use that an older image of a release may be removed: a run still booting it (a
+power cut starts QEMU again on the same backing file) has touched it since, so it is never pulled away."""
+
+
+def prune_images(suite: str, arch: str, keep: Path, now: float | None = None) -> list[Path]:
+    """Remove the images of ``suite`` and ``arch`` other than ``keep`` left unused for :data:`UNUSED` seconds.
+
+    Returns the folders removed. Half-built folders (``<key>.<random>``) are another build's and are left.
+    """
+    now = time.time() if now is None else now
+    removed = []
+    for old in cache_root().glob(f"{suite}-{arch}-*"):
+        if old != keep and old.is_dir() and "." not in old.name and now - old.stat().st_mtime > UNUSED:
+            shutil.rmtree(old, ignore_errors=True)
+            removed.append(old)
+    return removed
 
 
 if __name__ == "__main__":

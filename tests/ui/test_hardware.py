@@ -321,13 +321,21 @@ def test_the_ring_brings_a_choice_below_the_fold_into_view_and_confirm_takes_it(
     use_hardware(app, HardwareConfig(buttons=ButtonsConfig(pins=SELECTING)))
     assert ring_moves_to("act:app_die"), ringed()
     assert in_view("act:app_die") and not in_view("act:borrow")
-    press(app, PREVIOUS)  # from the first choice back to the last: the credit (B5), at the bottom
-    assert ring_moves_to("act:borrow"), ringed()
+    press(app, PREVIOUS)  # from the first stop back to the last: the credit's largest amount (B5), at the bottom
+    assert ring_moves_to("act:more"), ringed()  # it stands behind "More…": that rings, the line names it
+    assert until(lambda: "2,000 DM — 1,800 DM paid out" in app.hardware_text), app.hardware_text
     frames()
-    assert in_view("act:borrow") and not in_view("act:app_die")
+    assert in_view("act:more") and not in_view("act:app_die")
     buttons = [w for w in _labels() if getattr(w, "tap_id", "").startswith("act:")]
     assert all(b.room > 0 and b.texture_size[1] <= b.height - 2 * b.room for b in buttons)  # no letter under a ring
+    for _ in range(3):  # 1,500 and 1,000 DM behind "More…", then 500 DM on the credit's own button
+        press(app, PREVIOUS)
+    assert ring_moves_to("act:borrow"), ringed()
+    assert until(lambda: "500 DM — 450 DM paid out" in app.hardware_text), app.hardware_text
     press(app, NEXT)
+    assert ring_moves_to("act:more"), ringed()
+    for _ in range(3):
+        press(app, NEXT)
     assert ring_moves_to("act:app_die") and in_view("act:app_die"), ringed()
     for company in ("Stahl", "Chemie"):
         press(app, NEXT)
@@ -338,6 +346,22 @@ def test_the_ring_brings_a_choice_below_the_fold_into_view_and_confirm_takes_it(
     assert t.actions()[-1] == {"type": "buy", "player": 0, "company": "Chemie", "count": 1}
     # after the buy the selection starts again at the usual choice
     assert ring_moves_to("act:app_die"), ringed()
+
+
+def test_next_rings_each_package_to_pick_and_confirm_takes_the_ringed_one(app: Any, mock_pins: Any) -> None:
+    """Die Börse's rise space (B3): the packages to pick are one choice; next rings each in turn."""
+    t = new_game_dealt(app, {"ruleset": "boerse", "players": ["Anna", "Bernd"]})
+    app.session.act({"type": "roll", "player": 0, "value": 1})  # the rise space: Anna picks a package
+    (pick,) = t.describe("en")
+    first, second = (o.value for o in pick.options[:2])
+    use_hardware(app, HardwareConfig(buttons=ButtonsConfig(pins=SELECTING)))
+    assert ring_moves_to(f"act:pick:{first}"), ringed()
+    press(app, NEXT)
+    assert ring_moves_to(f"act:pick:{second}"), ringed()
+    start = t.length
+    press(app, CONFIRM)
+    assert until(lambda: t.length == start + 1)
+    assert t.actions()[-1] == {"type": "pick", "player": 0, "company": second}
 
 
 def test_no_ring_without_buttons_that_select(app: Any, mock_pins: Any) -> None:

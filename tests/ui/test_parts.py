@@ -30,7 +30,7 @@ def test_kept_widths_are_the_widths_the_text_provider_measures(app: object, monk
         for text in texts:
             assert kept(text) == label.get_extents(text) == cache._measure(label, text), (options, text)
 
-    sentence = "Dénes zahlte Béla 1.500 Rubin Miete für 5 Aktien von Firma 6. " * 3
+    sentence = "Dénes zahlt Béla 1.500 Rubin Miete für 5 Aktien von Firma 6. " * 3
 
     def laid_out() -> tuple[list[int], int]:
         label = Label(text=sentence, text_size=(300, None), font_size=17, markup=True)

@@ -8,8 +8,8 @@ else a button for its first value and the others behind one "More…", with the 
 small display. A choice with several parameters opens the dialog of the form it takes. Ending the game
 (:attr:`Group.END`) stands last, apart at the rows' right end, in its own colour, and asks first.
 
-"More…" never holds what the GPIO buttons' confirm takes: a choice's first value, the one confirm takes,
-is on the choice's own button, and with such buttons no choice stands behind "More…" as a whole.
+With GPIO buttons that select, no choice stands behind "More…" as a whole (the list scrolls to the ring);
+a value behind it that next selects rings "More…" (:meth:`ui.screens.actions.Actions.show_selection`).
 """
 
 from __future__ import annotations

@@ -4,7 +4,8 @@ kept buttons, the GPIO buttons' ring, "More…" and the dialogs a choice opens.
 With GPIO buttons that select (next, previous, confirm; :mod:`ui.devices`), the button that does what
 confirm would do wears a ring: the adapter (:attr:`hardware.buttons.Picture.target`) says which choice
 and value, and each button here knows the choice and value it was made from, so the two meet on the
-engine's description, never on a label. The actions row scrolls to the ringed button.
+engine's description, never on a label. A value that stands behind "More…" rings "More…" (the hardware
+line names the value). The actions row scrolls to the ringed button.
 """
 
 from __future__ import annotations
@@ -37,6 +38,8 @@ class ChoiceButton(BigButton):
     a tap calls ``run()`` (its kv rule); ``apart``: at the rows' right end (:class:`ui.widgets.Rows`)."""
 
     stands_for: tuple[Choice, Any] | None = None
+    holds: list[tuple[Choice, Any]] = []
+    """What "More…" holds, each as ``stands_for`` would say it (empty for every other button)."""
     apart = False
     run: Callable[[], Any] = staticmethod(lambda: None)
 
@@ -95,6 +98,7 @@ class Actions:
             button.height = height
             button.base_font = spec.base_font  # after the kv rule's own size
             button.stands_for, button.apart = spec.stands_for, spec.apart
+            button.holds = [(d.choice, value) for d, value in spec.behind]
             if spec.width:
                 button.width = spec.width
         if buttons != self.buttons:
@@ -155,6 +159,8 @@ class Actions:
             return
         wanted = None if target is None else stands_for(target)
         ringed: Widget | None = next((b for b in self.buttons if wanted is not None and b.stands_for == wanted), None)
+        if ringed is None and wanted is not None:  # a value behind "More…": "More…" rings
+            ringed = next((b for b in self.buttons if wanted in b.holds), None)
         screen.ring_out = 0 if target is None else unit * theme.RING_OUT
         for button in self.buttons:
             button.room = 0 if target is None else unit * theme.RING_IN

@@ -30,6 +30,12 @@ def _trading(table: Any) -> bool:
 TRADE = Play(SETUP, seed=5, until=_trading)
 
 
+def _offer_short(table: Any) -> bool:
+    """A card's offer the player's cash does not pay for (B10): no "accept" yet, a credit or "decline"."""
+    state = table.state
+    return bool(state.phase == "offer" and state.players[state.current].cash < state.turn["offer"]["price"])
+
+
 SCENES = (
     Scene("new-boerse", "new", None, ("new",)),
     Scene("new-boerse-options", "new", None, ("new", "scroll:0")),  # scrolled down to the house options
@@ -37,6 +43,7 @@ SCENES = (
     # GPIO buttons on gpiozero's mock pins, "next" pressed once: the ring on the choice after the usual one
     Scene("table-boerse-trade", "table", TRADE, ("screen:table",)),  # buy, sell and the die in view
     Scene("table-boerse-credit", "table", TRADE, ("act:borrow:1000", "screen:table")),  # B5: borrow, repay, trade at once
+    Scene("table-boerse-offer", "table", Play(SETUP, seed=1, until=_offer_short), ("screen:table",)),  # the card's long sentence
     Scene("table-boerse-buttons", "table", TABLE, ("screen:table", "buttons")),
     # phones on beside a turn of many choices: the actions keep clear of the QR code's corner
     Scene("table-boerse-phones", "table", TRADE, ("screen:table", "phones-on")),

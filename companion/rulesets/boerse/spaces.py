@@ -124,8 +124,13 @@ class Spaces(Payments):
             for seat in self._seats_from(state, p):
                 self._charge(state, seat, BANK, effect["amount"], "levy")
         elif kind == "everyone_receives":
+            paid: list[Event] = []
             for seat in self._seats_from(state, p):
-                self._bank_pays(state, seat, effect["amount"], events)
+                self._bank_pays(state, seat, effect["amount"], paid)
+            if all(e.key == "boerse.bank_paid" and e.params["amount"] == effect["amount"] for e in paid):
+                paid = [Event("boerse.bank_paid_each", {  # said once: "The bank pays Anna, Béla, Clara 100 DM each."
+                    "players": tuple(e.params["player"] for e in paid), "amount": effect["amount"]})]
+            events += paid  # a short bank (B14) said player by player
         elif kind == "offer":
             self._offer(state, p, effect["company"], effect["price"], events)
         elif kind == "move":
@@ -152,7 +157,12 @@ class Spaces(Payments):
             return
         state.turn["offer"] = {"company": company, "price": price}
         state.turn["stage"] = Phase.OFFER
-        events.append(Event("boerse.offer_made", {"player": name, "company": company, "price": price}))
+        cash = state.players[p].cash
+        if cash < price:  # no "accept" until a credit pays for it: say so, not "accept or decline"
+            events.append(Event("boerse.offer_made_short", {"player": name, "company": company, "price": price,
+                                                            "cash": cash}))
+        else:
+            events.append(Event("boerse.offer_made", {"player": name, "company": company, "price": price}))
 
     def _close(self, state: State, events: list[Event]) -> None:
         # B11: the turn finishes, then two more full rounds from the next player.

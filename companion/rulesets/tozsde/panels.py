@@ -75,6 +75,11 @@ def hint(app: Shown, view: dict[str, Any]) -> str:
     return _text(app, f"tozsde.hint.order_{'hand' if view['rolloff']['order_by'] == 'hand' else 'rolloff'}")
 
 
+def company_name(app: Shown, company: str) -> str:
+    """A company by its number as the sentences name it (§3): "Firma 7", "7. cég"."""
+    return str(app.t(app.lang, "tozsde.option.company", company=company))
+
+
 def board(app: Shown, view: dict[str, Any]) -> Board:
     """The Tőzsde board (§3): 61 hexagonal fields, each company site with its number, start sites
     ringed (T2); its key names the other kinds of field."""
