@@ -232,7 +232,9 @@ def lay_out(journal: Path, settings: Path, size: tuple[int, int], out: Path, ste
             continue
         kind, tap_id = (step[0], step[1:]) if step[0] in "=+" else ("", step)
         if kind != "+":
-            places.append({"rect": where_once_drawn(tap_id), "before": f"{shots}.rgb", "after": None})
+            rect = where_once_drawn(tap_id)
+            frame(out / f"{shots}.rgb")  # the screen as it is now: a list filled since the last tap shows its rows
+            places.append({"rect": rect, "before": f"{shots}.rgb", "after": None})
         if kind != "=" and number < len(steps):
             tap(tap_id)
             frames(5)
