@@ -186,14 +186,20 @@ class BluetoothDie(DieSource):
                     await self._find(missing, stopping)
                 await _wait(stopping, self.config.retry_seconds)
         finally:
-            for die in self._dice.values():
-                if die.link is not None:
-                    try:
-                        await die.link.close()
-                    except Exception as error:  # closing a dead link may fail in any way
-                        log.info("closing %s: %s", die.paired.label, error)
-                    die.link = None
+            # every link closed at once: BlueZ keeps a link up after its client is gone, and a die still
+            # linked does not advertise, so a link left open (the process ends while closing them one by
+            # one) hides that die from the next scan until BlueZ is restarted
+            await asyncio.gather(*(self._let_go(die) for die in self._dice.values() if die.link is not None))
             await self.transport.close()
+
+    async def _let_go(self, die: _Die) -> None:
+        link, die.link = die.link, None
+        if link is None:
+            return
+        try:
+            await asyncio.wait_for(link.close(), CONNECT_SECONDS)
+        except Exception as error:  # closing a dead link may fail in any way
+            log.info("closing %s: %s", die.paired.label, error)
 
     async def _find(self, missing: dict[str, _Die], stopping: asyncio.Event) -> None:
         """Scan until every missing die advertised (or ``scan_seconds`` passed), then connect them one by

@@ -161,7 +161,7 @@ def hw_test(die_port: str | None, pins: dict[int, str], seconds: float | None, c
 def ble_test(seconds: float | None, count: int | None, language: str = "en", transport: Any = None,
              scan_seconds: float = 5.0, out: TextIO | None = None) -> int:
     """``companion hw-test --bluetooth``: list the Bluetooth dice in range, then show every roll of each."""
-    from hardware.bluetooth import BluetoothDie, paired, scan_dice
+    from hardware.bluetooth import CONNECT_SECONDS, BluetoothDie, paired, scan_dice
     from hardware.texts import say
 
     shown = out or sys.stdout
@@ -200,5 +200,5 @@ def ble_test(seconds: float | None, count: int | None, language: str = "en", tra
     except KeyboardInterrupt:
         pass
     finally:
-        dice.stop()
+        dice.stop(CONNECT_SECONDS)  # the links closed before the process ends (BlueZ would keep them up)
     return 0

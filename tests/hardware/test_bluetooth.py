@@ -8,6 +8,7 @@ it again — through the same Transport seam bleak fills on the table.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Iterator
 from pathlib import Path
@@ -278,3 +279,45 @@ def test_no_radio_is_said_once_and_the_game_goes_on(caplog: pytest.LogCaptureFix
     # say that one of its tasks was still pending (Python 3.13)
     said = [r.getMessage() for r in caplog.records if r.name == "hardware.bluetooth"]
     assert said == ["Bluetooth scan failed: No Bluetooth adapters found."]
+
+
+class _Link:
+    def __init__(self, hangs: bool) -> None:
+        self.hangs = hangs
+        self.closed = False
+
+    async def write(self, data: bytes) -> None:
+        pass
+
+    async def close(self) -> None:
+        if self.hangs:
+            await asyncio.Event().wait()  # a die whose disconnection BlueZ never confirms
+        self.closed = True
+
+
+class _TwoDice(_Radio):
+    """Both dice advertise and connect; closing the first one's link never ends."""
+
+    def __init__(self) -> None:
+        self.links = {PIXELS: _Link(hangs=True), GODICE: _Link(hangs=False)}
+
+    async def scan(self, seconds: float, seen: Any) -> None:
+        from hardware.smartdice import Advert
+
+        for address in self.links:
+            seen(Advert(address, ""))
+
+    async def connect(self, address: str, *_: Any) -> Any:
+        return self.links[address]
+
+
+def test_stopping_closes_every_link_even_when_one_close_hangs() -> None:
+    """BlueZ keeps a link up after its client is gone, and a linked die does not advertise: a link left
+    open when ``companion hw-test`` ended hid that die from the pairing list (the system test's guest)."""
+    radio = _TwoDice()
+    config = DieConfig(bluetooth=(PairedDie(PIXELS, "pixels", "Pixel Ruby"), PairedDie(GODICE, "godice", "GoDice")))
+    die = BluetoothDie(config, RecordingSink(), transport=radio, scan_seconds=0.05)
+    die.start()
+    assert die.wait_connected(PIXELS, True, WAIT) and die.wait_connected(GODICE, True, WAIT)
+    die.stop(timeout=1.0)
+    assert radio.links[GODICE].closed and not radio.links[PIXELS].closed

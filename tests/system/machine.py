@@ -6,6 +6,9 @@
   standing for an SSH login.
 - The die: QEMU's ``usb-serial`` device (an FTDI adapter; the guest's ftdi_sio makes it
   /dev/ttyUSB0) wired to a host pty; the test writes the protocol's lines into it.
+- The Bluetooth radio: a second serial port (the guest's /dev/ttyS1) wired to a unix socket of the run's
+  folder, where the test's bumble controller speaks HCI's H4 (:mod:`tests.system.ble_dice`); ``btattach``
+  in the guest gives it to the kernel's Bluetooth stack and BlueZ.
 - The local network: a virtio-net card on QEMU's user-mode network (the guest is 10.0.2.15 and
   sees the host as 10.0.2.2, a private range, as a phone on the table's Wi-Fi would be), cut off
   from everything else (``restrict=on``); the phones' port is forwarded to a free port of the
@@ -211,6 +214,7 @@ def qemu_command(image: Image, overlay: Path, folder: Path, phones_port: int) ->
         "-kernel", str(image.kernel), "-initrd", str(image.initrd), "-append", append,
         "-drive", f"file={overlay},if=none,id=disk,format=qcow2", "-device", "virtio-blk-pci,drive=disk",
         "-serial", f"file:{folder / 'console.log'}",
+        *bluetooth_uart(image, folder),
         "-vga", "none", "-device", "virtio-gpu-pci",
         "-device", "qemu-xhci,id=xhci",
         "-device", "usb-tablet,bus=xhci.0,id=touch",
@@ -223,6 +227,19 @@ def qemu_command(image: Image, overlay: Path, folder: Path, phones_port: int) ->
         "-device", "virtio-serial-pci", "-device", "virtserialport,chardev=qga,name=org.qemu.guest_agent.0",
         "-qmp", f"unix:{folder / 'qmp.sock'},server=on,wait=off",
     ]
+
+
+BLUETOOTH_SOCKET = "hci.sock"
+"""The unix socket in the run's folder the guest's Bluetooth UART is wired to (QEMU listens, the test connects)."""
+BLUETOOTH_UART = "/dev/ttyS1"
+
+
+def bluetooth_uart(image: Image, folder: Path) -> list[str]:
+    """The second serial port, the guest's Bluetooth controller's UART (amd64: COM2, /dev/ttyS1)."""
+    if image.arch != "amd64":
+        return []
+    return ["-chardev", f"socket,id=hci,path={folder / BLUETOOTH_SOCKET},server=on,wait=off",
+            "-serial", "chardev:hci"]
 
 
 class Machine:
@@ -251,7 +268,7 @@ class Machine:
         """Start QEMU, connect QMP and open the die's pty (the guest sees the adapter only then)."""
         if not self.overlay.exists():
             self.create_disk()
-        for name in ("qmp.sock", "qga.sock"):
+        for name in ("qmp.sock", "qga.sock", BLUETOOTH_SOCKET):
             (self.folder / name).unlink(missing_ok=True)
         log = (self.folder / "qemu.log").open("ab")
         self.started = time.monotonic()

@@ -49,8 +49,13 @@ JOURNAL = "/var/lib/companion/games.db"
 SETTINGS = "/var/lib/companion/settings.json"
 COPY = "/var/tmp/companion-places"
 """Where the guest's backup for the host is written (a folder of its own: the backups/ folder is the timer's)."""
+DICE_SHOWN = "COMPANION_PLACES_DICE"
+"""Set to 1 where the guest has the emulated Bluetooth dice in range: the host's app scans bumble's emulation
+of the same dice (:func:`tests.system.ble_dice.dice`), so that its pairing list has their rows too."""
 PHONES_SHOWN = "COMPANION_PLACES_PHONES"
 """Set to 1 for the host's app when the guest has phones on: its table is laid out as with phones on."""
+FILL_SECONDS = 15.0
+"""How long the host waits for a step's widget that is not on the screen yet (a list filled after a scan)."""
 LAYOUT_TIMEOUT = 300.0
 """Seconds for the host's app to start and lay out (the host's cores are shared with QEMU's emulation)."""
 
@@ -92,10 +97,11 @@ def copy_out(box: Appliance, folder: Path) -> tuple[Path, Path, bool]:
     return journal, path, phones
 
 
-def find(box: Appliance, *steps: str) -> list[Place]:
+def find(box: Appliance, *steps: str, dice: bool = False) -> list[Place]:
     """Where the guest's screen draws each step's widget (see the module's docstring for the steps),
     laid out on the host from the guest's journal and settings as they are now; the host's screens
-    are kept in the run's folder (``places/<n>/``)."""
+    are kept in the run's folder (``places/<n>/``). ``dice``: the emulated Bluetooth dice are in range
+    (:data:`DICE_SHOWN`)."""
     if box.machine.screen == (0, 0):
         box.machine.screendump("places")
     width, height = box.machine.screen
@@ -107,7 +113,8 @@ def find(box: Appliance, *steps: str) -> list[Place]:
         folder = Path(name)
         journal, settings, phones = copy_out(box, folder)
         root = Path(__file__).resolve().parents[2]
-        env = {**os.environ, "KIVY_HOME": str(folder / "kivy"), "SDL_VIDEODRIVER": "x11", PHONES_SHOWN: "1" if phones else ""}
+        env = {**os.environ, "KIVY_HOME": str(folder / "kivy"), "SDL_VIDEODRIVER": "x11", PHONES_SHOWN: "1" if phones else "",
+               DICE_SHOWN: "1" if dice else ""}
         run = subprocess.run(
             ["xvfb-run", "-a", "-s", f"-screen 0 {width}x{height}x24 -nolisten tcp", sys.executable, "-m",
              "tests.system.places", str(journal), str(settings), f"{width}x{height}", str(out), *steps],
@@ -150,6 +157,20 @@ def where(tap_id: str) -> Rect:
     return round(left), round(height - top), round(right), round(height - bottom)
 
 
+def where_once_drawn(tap_id: str) -> Rect:
+    """:func:`where`, waiting up to :data:`FILL_SECONDS` for a widget still to come (a list filled by a scan)."""
+    from tests.ui.conftest import frames
+
+    deadline = time.monotonic() + FILL_SECONDS
+    while True:
+        try:
+            return where(tap_id)
+        except AssertionError:
+            if time.monotonic() > deadline:
+                raise
+            frames(5)
+
+
 def frame(path: Path) -> None:
     """The window's picture as raw RGB, rows from the top (what QEMU's screendump gives as PPM)."""
     from kivy.core.window import Window
@@ -182,6 +203,11 @@ def lay_out(journal: Path, settings: Path, size: tuple[int, int], out: Path, ste
     from ui.app import CompanionApp
 
     app = CompanionApp(journal, kiosk=True, settings_path=settings)
+    if os.environ.get(DICE_SHOWN):
+        from hardware.emulated import EmulatedRadio
+        from tests.system.ble_dice import dice
+
+        app.ble_transport = EmulatedRadio(*dice().values())
     made = time.monotonic()
     app._run_prepare()
     from tests.ui.conftest import frames
@@ -206,7 +232,9 @@ def lay_out(journal: Path, settings: Path, size: tuple[int, int], out: Path, ste
             continue
         kind, tap_id = (step[0], step[1:]) if step[0] in "=+" else ("", step)
         if kind != "+":
-            places.append({"rect": where(tap_id), "before": f"{shots}.rgb", "after": None})
+            rect = where_once_drawn(tap_id)
+            frame(out / f"{shots}.rgb")  # the screen as it is now: a list filled since the last tap shows its rows
+            places.append({"rect": rect, "before": f"{shots}.rgb", "after": None})
         if kind != "=" and number < len(steps):
             tap(tap_id)
             frames(5)
