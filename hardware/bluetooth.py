@@ -432,7 +432,8 @@ class BleakTransport:
 
 
 def scan_dice(transport: Transport | None = None, seconds: float = SCAN_SECONDS) -> list[Found]:
-    """The dice in range, each once (its last advertisement), nearest first; blocks for ``seconds``.
+    """The dice in range, each once (its last advertisement), nearest first, and dice as near as each other
+    by name, then address, so the list stands still between scans; blocks for ``seconds``.
 
     For the pairing list and ``companion hw-test --bluetooth``; run it on a thread of its own (it runs
     its own asyncio loop). A radio that fails (no adapter, BlueZ not running) raises OSError.
@@ -460,7 +461,19 @@ def scan_dice(transport: Transport | None = None, seconds: float = SCAN_SECONDS)
             await radio.close()
 
     asyncio.run(scan())
-    return sorted(found.values(), key=lambda d: -(d.rssi if d.rssi is not None else -999))
+    return sorted(found.values(), key=nearest_first)
+
+
+def nearest_first(die: Found) -> tuple[int, str, str]:
+    """The pairing list's order: the strongest signal first; equal signals by name, then address.
+
+    >>> from hardware.smartdice import Make
+    >>> dice = [Found('B', Make.GODICE, 'GoDice', rssi=-60), Found('A', Make.PIXELS, 'Pixel', rssi=-60),
+    ...         Found('C', Make.PIXELS, 'Alpha', rssi=-80), Found('D', Make.PIXELS, 'Beta')]
+    >>> [d.name for d in sorted(dice, key=nearest_first)]
+    ['GoDice', 'Pixel', 'Alpha', 'Beta']
+    """
+    return (-(die.rssi if die.rssi is not None else -999), die.name.casefold(), die.address.upper())
 
 
 def paired(found: Found) -> PairedDie:

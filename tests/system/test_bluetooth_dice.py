@@ -143,9 +143,9 @@ def latency(box: Appliance, before: int, payload: str) -> float:
 
 def pair_by_taps(box: Appliance, radio: DiceRadio) -> None:
     """Menu, Settings, Die, Bluetooth dice: the list the guest's scan fills; a tap on each die's row; then
-    back to the game. The host lays the list out with the same dice emulated; the guest lists them in the
-    order BlueZ heard them first (both at one signal strength), so the rows are tapped where the host drew
-    its two, whichever die the guest put in which."""
+    back to the game. The host lays the list out with the same dice emulated; both lists put dice of one
+    signal strength in the order of their names (``hardware.bluetooth.nearest_first``), so each row is
+    where the host drew it, whichever die BlueZ heard first."""
     machine = box.machine
     addresses = [die.address for die in radio.dice.values()]
     steps = ("table:menu", "start:settings", "settings:die", "die:bluetooth", *(f"die:ble:{a}" for a in addresses),
