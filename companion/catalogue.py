@@ -27,6 +27,7 @@ import contextlib
 import hashlib
 import io
 import os
+import struct
 import tempfile
 from gettext import GNUTranslations
 from importlib import resources
@@ -115,9 +116,15 @@ def translations(folder: Traversable, domain: str, language: str) -> GNUTranslat
 
 
 def _parse(data: bytes) -> GNUTranslations | None:
+    """A catalogue from the bytes of a ``.mo``, or None for anything else — an empty file left by a power cut,
+    a truncated or foreign one — which is then compiled again (a kept file is never trusted).
+
+    >>> _parse(b"") is None and _parse(b"\\xde\\x12") is None and _parse(b"\\x00" * 64) is None
+    True
+    """
     try:
         return GNUTranslations(io.BytesIO(data))
-    except (OSError, ValueError, UnicodeDecodeError):  # a truncated or foreign file: compile again
+    except (OSError, ValueError, UnicodeDecodeError, struct.error, IndexError):
         return None
 
 
@@ -130,6 +137,8 @@ def write_cached(path: Path, data: bytes, *, stale: str = "") -> None:
         try:
             with os.fdopen(fd, "wb") as out:
                 out.write(data)
+                out.flush()
+                os.fsync(out.fileno())  # on the disk before its name: a power cut leaves the old file or this one
             os.replace(tmp, path)
         except BaseException:
             os.unlink(tmp)
