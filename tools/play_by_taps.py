@@ -27,6 +27,10 @@ NAMES = {"tozsde": ["Anna", "Béla", "Csaba", "Dóra", "Endre", "Fruzsina"],
          "boerse": ["Anna", "Bernd", "Clara", "Dieter"]}
 
 
+COUNT_STEPS = 30
+"""Taps on the count picker's "+" at most for one trade (more than any count a ruleset offers)."""
+
+
 class Stuck(RuntimeError):
     """The action wanted has no button on screen, or its tap did nothing."""
 
@@ -130,6 +134,8 @@ class Evening:
 
         before = self.table.length
         button = self.button_for(action)
+        if button is None and "count:plus" in visible_ids():
+            button = self.count_to(action)
         if button is None and "act:more" in visible_ids():
             self.tap("act:more")
             self.shot("more")
@@ -142,6 +148,19 @@ class Evening:
         if self.table.length == before:
             raise Stuck(f"the tap on {button.tap_id} did not make {action}; said: {self.said()}")
         self.actions += 1
+
+    def count_to(self, action: dict[str, Any]) -> Any | None:
+        """The count picker (−, the count, +) stepped from the first count until a trade button makes
+        ``action``; None if no count it offers does."""
+        from tests.ui.support import visible_ids
+
+        self.tap("count:one")
+        for _ in range(COUNT_STEPS):
+            button = self.button_for(action)
+            if button is not None or "count:plus" not in visible_ids():
+                return button
+            self.tap("count:plus")
+        return self.button_for(action)
 
     def fill(self, action: dict[str, Any]) -> None:
         """The dialog on top filled in with ``action``'s values by taps, then OK."""

@@ -10,6 +10,7 @@ import asyncio
 import json
 import os
 import random
+import shlex
 import statistics
 import time
 from pathlib import Path
@@ -328,9 +329,17 @@ def roll_is_next(box: Appliance) -> dict[str, Any]:
             return turn
         if "end_turn" in legal:
             companion(box, "act '%s'" % json.dumps({"type": "end_turn", "player": legal["end_turn"]["player"]}))
-        else:  # the chance due now (a card), as the app deals it
-            companion(box, "deal")
+        elif box.machine.agent.run(f"{COMPANION} deal").code != 0:  # no chance due now (a card) for the app to deal:
+            take_first_value(box, shown["choices"][0])  # another choice of the turn (a package to pick), its first
     raise AssertionError("no player came to roll")
+
+
+def take_first_value(box: Appliance, choice: dict[str, Any]) -> None:
+    """``choice`` (as ``companion state --json`` lists it) taken through the CLI with its first value."""
+    action = dict(choice["action"])
+    if choice["param"] is not None and choice["options"]:
+        action[choice["param"]] = choice["options"][0]["value"]
+    companion(box, "act " + shlex.quote(json.dumps(action)))
 
 
 def link_on_screen(box: Appliance, where: str = "the table screen") -> str:
