@@ -123,22 +123,26 @@ def notified(btmon: str, payload: str) -> list[datetime]:
     return times
 
 
-def journaled_at(box: Appliance, count: int) -> list[datetime]:
-    """When the journal committed its actions after the first ``count`` (the entries' own times, UTC)."""
+def rolls_journaled_at(box: Appliance, value: int) -> list[datetime]:
+    """When the journal committed each roll of ``value`` (the entries' own times, UTC), of every game; undo and
+    redo entries skipped, so no count of actions is needed to find the one wanted."""
     python = ("import sqlite3, json; c = sqlite3.connect('file:%s?mode=ro', uri=True);"
-              " print(json.dumps([r[0] for r in c.execute('SELECT at FROM entries ORDER BY game_id, seq')]))") % DB
+              " print(json.dumps(c.execute('SELECT kind, action, at FROM entries').fetchall()))") % DB
     out = box.machine.agent.check(f"runuser -u companion -- /opt/companion/.venv/bin/python -c \"{python}\"")
-    return [datetime.fromisoformat(at) for at in json.loads(out)][count:]
+    taken = [(json.loads(action), at) for kind, action, at in json.loads(out) if kind == "action"]
+    return [datetime.fromisoformat(at) for action, at in taken if action.get("type") == "roll" and action.get("value") == value]
 
 
-def latency(box: Appliance, before: int, payload: str) -> float:
+def latency(box: Appliance, value: int, payload: str) -> float:
     """Milliseconds from the guest's HCI receiving the die's rest (RollState, GoDice's S) to the journal's
-    commit of the roll, both on the guest's clock."""
+    commit of the roll of ``value``, both on the guest's clock: the newest such rest heard, and the first
+    commit of that roll at or after it (the clock moved by the backup step dates older entries anywhere)."""
     btmon = box.machine.agent.check(f"btmon -T -r {BTMON} 2>/dev/null | tail -n 6000", timeout=120)
     heard = notified(btmon, payload)
-    committed = journaled_at(box, before)
-    assert heard and committed, f"no notification {payload} in btmon ({len(heard)}) or no new action ({committed})"
-    return (committed[0] - heard[-1]).total_seconds() * 1000
+    assert heard, f"no notification {payload} in btmon"
+    after = [at for at in rolls_journaled_at(box, value) if at >= heard[-1]]
+    assert after, f"no roll of {value} journaled at or after its rest was heard ({heard[-1]})"
+    return (min(after) - heard[-1]).total_seconds() * 1000
 
 
 def pair_by_taps(box: Appliance, radio: DiceRadio) -> None:
@@ -225,7 +229,7 @@ def test_bluetooth_dice_paired_by_taps_roll_and_come_back(appliance: Appliance, 
         radio.run(lambda: pixels.roll(5))
         poll("the Pixels die's 5 to be journaled",
              lambda: len(actions(box)) > count and f"{turn['name']} rolled 5" in companion(box, "log"), 60, 1)
-        figures["pixels"] = latency(box, count, "030104")
+        figures["pixels"] = latency(box, 5, "030104")
         assert screen_shows_something(box, "pixels-rolled-5").read_bytes() != screen, "the screen did not show the roll"
 
         count = len(actions(box))
@@ -259,7 +263,7 @@ def test_bluetooth_dice_paired_by_taps_roll_and_come_back(appliance: Appliance, 
         radio.run(lambda: godice.roll(3))
         poll("the GoDice's 3 after its return to be journaled",
              lambda: len(actions(box)) > count and f"{turn['name']} rolled 3" in companion(box, "log"), 60, 1)
-        figures["godice"] = latency(box, count, (b"S" + struct.pack("bbb", *D6_AXES[3])).hex())
+        figures["godice"] = latency(box, 3, (b"S" + struct.pack("bbb", *D6_AXES[3])).hex())
         screen_shows_something(box, "godice-rolled-3-after-return")
         assert unit(box, "MainPID")["MainPID"] == pid, "the app restarted while the die was lost"
     finally:
