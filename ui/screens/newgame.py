@@ -11,7 +11,7 @@ Their labels are the ruleset's own texts: ``<name>.setup.<key>``,
 ``<name>.setup.<key>.<value>``, ``<name>.option.<key>`` (a seat choice's
 column also ``<name>.setup.<key>.hint`` and ``.chosen``). Names are picked
 from chips or typed on the on-screen letter pad; numbers are set with steppers,
-a table option (``option_tables``, e.g. Die Börse's dividend table, B9) row by row.
+a table option (a ruleset's ``option_tables``) row by row.
 
 The layout: the rulesets stand in the top bar, the players in the left column,
 the setup choices in the right one, whole at 800×480; the house options open
@@ -71,7 +71,7 @@ def house_default_keys(data: dict[str, Any]) -> set[str]:
 
 def default_players(name: str) -> int:
     """How many players a new table of the ruleset starts with: ``default_players`` of its ``ruleset.json``
-    (Tőzsde's four, Die Börse's three), within its limits; the fewest where it names none."""
+    within its limits; the fewest where it names none."""
     lo, hi = player_limits(name)
     return max(lo, min(hi, int(ruleset_data(name).get("default_players", lo))))
 
