@@ -1,8 +1,8 @@
 """The guest's Bluetooth radio and the dice in its range, emulated on the host with bumble.
 
-The guest's second serial port (/dev/ttyS1) is wired to a unix socket of the run's folder
-(:func:`tests.system.machine.bluetooth_uart`). Here a bumble :class:`GuestController` speaks HCI's H4
-on that socket — ``btattach -B /dev/ttyS1 -P h4`` in the guest hands the line to the kernel's Bluetooth
+The guest's Bluetooth UART (amd64: its second serial port, /dev/ttyS1; arm64: a virtio console, /dev/hvc0)
+is wired to a unix socket of the run's folder (:func:`tests.system.machine.bluetooth_uart`). Here a bumble :class:`GuestController` speaks HCI's H4
+on that socket — ``btattach -B <the UART> -P h4`` in the guest hands the line to the kernel's Bluetooth
 stack, and BlueZ's ``bluetoothd`` drives it as it would a Pi's own radio — and sits on one bumble
 ``LocalLink`` with a :class:`hardware.emulated.VirtualPixels` and a :class:`hardware.emulated.VirtualGoDice`,
 each a bumble device with its own controller, advertising and serving its GATT service as the real die

@@ -6,7 +6,8 @@
   standing for an SSH login.
 - The die: QEMU's ``usb-serial`` device (an FTDI adapter; the guest's ftdi_sio makes it
   /dev/ttyUSB0) wired to a host pty; the test writes the protocol's lines into it.
-- The Bluetooth radio: a second serial port (the guest's /dev/ttyS1) wired to a unix socket of the run's
+- The Bluetooth radio: a second serial line (amd64: the guest's COM2, /dev/ttyS1; arm64: a virtio
+  console, /dev/hvc0, as QEMU's ``virt`` machine has one UART only) wired to a unix socket of the run's
   folder, where the test's bumble controller speaks HCI's H4 (:mod:`tests.system.ble_dice`); ``btattach``
   in the guest gives it to the kernel's Bluetooth stack and BlueZ.
 - The local network: a virtio-net card on QEMU's user-mode network (the guest is 10.0.2.15 and
@@ -214,7 +215,6 @@ def qemu_command(image: Image, overlay: Path, folder: Path, phones_port: int) ->
         "-kernel", str(image.kernel), "-initrd", str(image.initrd), "-append", append,
         "-drive", f"file={overlay},if=none,id=disk,format=qcow2", "-device", "virtio-blk-pci,drive=disk",
         "-serial", f"file:{folder / 'console.log'}",
-        *bluetooth_uart(image, folder),
         "-vga", "none", "-device", "virtio-gpu-pci",
         "-device", "qemu-xhci,id=xhci",
         "-device", "usb-tablet,bus=xhci.0,id=touch",
@@ -225,21 +225,26 @@ def qemu_command(image: Image, overlay: Path, folder: Path, phones_port: int) ->
         "-device", "virtio-net-pci,netdev=lan",
         "-chardev", f"socket,id=qga,path={folder / 'qga.sock'},server=on,wait=off",
         "-device", "virtio-serial-pci", "-device", "virtserialport,chardev=qga,name=org.qemu.guest_agent.0",
+        *bluetooth_uart(image, folder),
         "-qmp", f"unix:{folder / 'qmp.sock'},server=on,wait=off",
     ]
 
 
 BLUETOOTH_SOCKET = "hci.sock"
 """The unix socket in the run's folder the guest's Bluetooth UART is wired to (QEMU listens, the test connects)."""
-BLUETOOTH_UART = "/dev/ttyS1"
+BLUETOOTH_UARTS = {"amd64": "/dev/ttyS1", "arm64": "/dev/hvc0"}
+"""The guest's Bluetooth UART by architecture: amd64's second serial port (COM2); on arm64, whose ``virt`` machine
+has one PL011 (the console), the first virtio console, a tty as well (Debian's arm64 kernel has
+``VIRTIO_CONSOLE`` and ``HVC_DRIVER`` built in)."""
 
 
 def bluetooth_uart(image: Image, folder: Path) -> list[str]:
-    """The second serial port, the guest's Bluetooth controller's UART (amd64: COM2, /dev/ttyS1)."""
-    if image.arch != "amd64":
-        return []
-    return ["-chardev", f"socket,id=hci,path={folder / BLUETOOTH_SOCKET},server=on,wait=off",
-            "-serial", "chardev:hci"]
+    """QEMU's arguments for the guest's Bluetooth UART (:data:`BLUETOOTH_UARTS`), wired to :data:`BLUETOOTH_SOCKET`;
+    they come after the virtio-serial bus, which arm64's console port sits on."""
+    wire = ["-chardev", f"socket,id=hci,path={folder / BLUETOOTH_SOCKET},server=on,wait=off"]
+    if image.arch == "arm64":
+        return [*wire, "-device", "virtconsole,chardev=hci,name=bluetooth"]
+    return [*wire, "-serial", "chardev:hci"]
 
 
 class Machine:
