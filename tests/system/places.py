@@ -54,6 +54,13 @@ DICE_SHOWN = "COMPANION_PLACES_DICE"
 of the same dice (:func:`tests.system.ble_dice.dice`), so that its pairing list has their rows too."""
 PHONES_SHOWN = "COMPANION_PLACES_PHONES"
 """Set to 1 for the host's app when the guest has phones on: its table is laid out as with phones on."""
+PORTS_SHOWN = "COMPANION_PLACES_PORTS"
+"""The guest's serial ports (a JSON list), for the host's die dialog: it lists the guest machine's ports, not the
+host's (arm64's ``virt`` machine has more than amd64's, and its list scrolls)."""
+GUEST_PORTS = ("cd /opt/companion && env PYTHONDONTWRITEBYTECODE=1 KIVY_HOME=/var/tmp/systest-places-kivy KIVY_NO_ARGS=1"
+               " KIVY_NO_CONSOLELOG=1 .venv/bin/python -c"
+               " 'import json; from ui.screens.hardware import detected_ports; print(json.dumps(detected_ports()))'")
+"""The app's own list of the ports, asked in the guest."""
 FILL_SECONDS = 15.0
 """How long the host waits for a step's widget that is not on the screen yet (a list filled after a scan)."""
 LAYOUT_TIMEOUT = 300.0
@@ -115,6 +122,8 @@ def find(box: Appliance, *steps: str, dice: bool = False) -> list[Place]:
         root = Path(__file__).resolve().parents[2]
         env = {**os.environ, "KIVY_HOME": str(folder / "kivy"), "SDL_VIDEODRIVER": "x11", PHONES_SHOWN: "1" if phones else "",
                DICE_SHOWN: "1" if dice else ""}
+        if "settings:die" in steps:
+            env[PORTS_SHOWN] = box.machine.agent.check(GUEST_PORTS, timeout=120).strip().splitlines()[-1]
         run = subprocess.run(
             ["xvfb-run", "-a", "-s", f"-screen 0 {width}x{height}x24 -nolisten tcp", sys.executable, "-m",
              "tests.system.places", str(journal), str(settings), f"{width}x{height}", str(out), *steps],
@@ -208,6 +217,11 @@ def lay_out(journal: Path, settings: Path, size: tuple[int, int], out: Path, ste
         from tests.system.ble_dice import dice
 
         app.ble_transport = EmulatedRadio(*dice().values())
+    if os.environ.get(PORTS_SHOWN):
+        from ui.screens import hardware
+
+        guest_ports: list[str] = json.loads(os.environ[PORTS_SHOWN])
+        hardware.detected_ports = lambda by_id=hardware.BY_ID: list(guest_ports)
     made = time.monotonic()
     app._run_prepare()
     from tests.ui.conftest import frames
