@@ -383,10 +383,11 @@ class Appliance:
         self.timings: dict[str, float] = {}
         self.failed = False
 
-    def note(self, name: str, seconds: float) -> None:
-        self.timings[name] = round(seconds, 1)
+    def note(self, name: str, value: float, unit: str = "s") -> None:
+        """A figure of the run, kept in its ``timings.json`` and said: seconds unless ``unit`` says otherwise."""
+        self.timings[name] = round(value, 1)
         (self.machine.folder / "timings.json").write_text(json.dumps(self.timings, indent=2) + "\n")
-        print(f"systest: {name}: {seconds:.1f} s")
+        print(f"systest: {name}: {value:.1f} {unit}")
 
 
 def png_pixels(path: Path) -> tuple[int, int, bytes]:

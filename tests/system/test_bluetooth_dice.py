@@ -279,8 +279,8 @@ def test_bluetooth_dice_paired_by_taps_roll_and_come_back(appliance: Appliance, 
     figures["load"] = agent.check("cat /proc/loadavg").strip()
     figures["host load"] = os.getloadavg()
     (box.machine.folder / "bluetooth-latency.json").write_text(json.dumps(figures, indent=2) + "\n")
-    box.note("Pixels RollState at the guest's HCI to the journal (ms)", figures["pixels"])
-    box.note("GoDice S at the guest's HCI to the journal (ms)", figures["godice"])
+    box.note("Pixels RollState at the guest's HCI to the journal (ms)", figures["pixels"], "ms")
+    box.note("GoDice S at the guest's HCI to the journal (ms)", figures["godice"], "ms")
     print(f"systest: the dice's rests to the journal: {figures}")
 
 
