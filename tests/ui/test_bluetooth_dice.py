@@ -76,3 +76,34 @@ def _widgets() -> list[Any]:
 
 def _text(tap_id: str) -> str:
     return str(next(w.text for w in _widgets() if getattr(w, "tap_id", "") == tap_id))
+
+
+def test_with_dice_paired_and_none_advertising_the_list_says_no_other_die_is_in_range(app: Any) -> None:
+    # a linked die stops advertising: the paired dice are listed from the settings, so "no die in range" would
+    # contradict the rows under it (seen in the appliance with both dice connected)
+    from hardware.config import DieConfig, HardwareConfig, PairedDie
+    from tests.ui.test_hardware import use_hardware
+
+    app.ble_transport = EmulatedRadio()  # nothing advertises
+    try:
+        tap("start:settings")
+        tap("settings:die")
+        tap("die:bluetooth")
+        assert until(lambda: "die:ble:again" in visible_ids(), 20)
+        assert "No die in range: roll one to wake it, then look again." in _captions()
+        tap("list:close")
+        use_hardware(app, HardwareConfig(die=DieConfig(retry_seconds=0.1, bluetooth=(
+            PairedDie(PIXELS, "pixels", "Pixel Ruby"),))))
+        tap("settings:die")
+        tap("die:bluetooth")
+        assert until(lambda: "die:ble:again" in visible_ids(), 20)
+        assert f"die:ble:{PIXELS}" in visible_ids()
+        assert "No other die in range: roll one to wake it, then look again." in _captions()
+        assert "No die in range: roll one to wake it, then look again." not in _captions()
+    finally:
+        app.devices.stop()
+        app.ble_transport = None
+
+
+def _captions() -> list[str]:
+    return [str(w.text) for w in _widgets() if type(w).__name__ == "Caption"]

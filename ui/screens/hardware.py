@@ -179,8 +179,9 @@ class HardwareSettings:
             if problem is not None:
                 rows.append(Caption(text=say("die.pair_no_radio", {"problem": problem}).text(a.lang),
                                     color=theme.MUTED))
-            elif not dice:
-                rows.append(Caption(text=say("die.pair_none").text(a.lang), color=theme.MUTED))
+            elif not dice:  # a paired die that is linked does not advertise: the list still shows it, so "no other"
+                none = "die.pair_none_other" if entries else "die.pair_none"
+                rows.append(Caption(text=say(none).text(a.lang), color=theme.MUTED))
             for die in entries:
                 on = die.address.upper() in chosen
                 button = RowButton(text=die_row(die, on, a.lang), tap_id=f"die:ble:{die.address}",
