@@ -106,4 +106,6 @@ def test_with_dice_paired_and_none_advertising_the_list_says_no_other_die_is_in_
 
 
 def _captions() -> list[str]:
-    return [str(w.text) for w in _widgets() if type(w).__name__ == "Caption"]
+    from ui.widgets import Caption
+
+    return [str(w.text) for w in _widgets() if isinstance(w, Caption)]
